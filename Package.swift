@@ -1,0 +1,66 @@
+// swift-tools-version: 6.1
+//
+// bowties: a command-line catalog for collection items such as bow ties.
+//
+// Layers, bottom up:
+//   CLibXML2      system library: module map and shim for libxml2 (C stays here)
+//   PropertyList  streaming XML property-list reader; knows nothing of bow ties
+//   BowTiesKit    model, validation, transformers, photo storage, store, import, export
+//   bowties       the command-line tool: one file per subcommand
+import PackageDescription
+
+let package = Package(
+    name: "bowties",
+    products: [
+        .executable(name: "bowties", targets: ["bowties"]),
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "BowTiesKit", targets: ["BowTiesKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .target(
+            name: "PropertyList",
+            dependencies: ["CLibXML2"]
+        ),
+        .target(
+            name: "BowTiesKit",
+            dependencies: [
+                "PropertyList",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "bowties",
+            dependencies: [
+                "BowTiesKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "PropertyListTests",
+            dependencies: ["PropertyList"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "BowTiesKitTests",
+            dependencies: ["BowTiesKit", "PropertyList"]
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["bowties"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
