@@ -1,0 +1,106 @@
+import Foundation
+
+/// A place in a property-list document: file name, 1-based line and column.
+///
+/// Its `description` is the familiar `file:line:column` form that editors and
+/// terminals turn into links, e.g. `SampleData.plist:27:5`.
+public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+    /// The file's display name (usually its last path component, or the path
+    /// as the user typed it).
+    public var file: String
+    /// 1-based line number.
+    public var line: Int
+    /// 1-based column number (best effort: libxml2 reports the parser's
+    /// position, which for an element is the end of its start tag).
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// One object of a property list, typed as the XML element that held it.
+///
+/// Arrays and dictionaries hold ``PropertyListItem``s, so every nested value
+/// keeps the location it was read from.
+public enum PropertyListValue: Sendable, Equatable {
+    case string(String)
+    /// `<integer>`: optional sign, base 10 or `0x` hexadecimal.
+    case integer(Int64)
+    /// `<real>`: decimal with optional exponent, or `nan`, `inf`, `-inf`.
+    case real(Double)
+    /// `<true/>` or `<false/>`.
+    case bool(Bool)
+    /// `<date>`: `YYYY-MM-DDTHH:MM:SSZ`, UTC.
+    case date(Date)
+    /// `<data>`: Base64, whitespace and line breaks allowed.
+    case data(Data)
+    case array([PropertyListItem])
+    case dictionary(PropertyListDictionary)
+
+    /// The XML element name for this kind of value, in angle brackets, as
+    /// error messages show it: `<string>`, `<real>`, `<dict>`, `<true/>`...
+    public var elementName: String {
+        switch self {
+        case .string: "<string>"
+        case .integer: "<integer>"
+        case .real: "<real>"
+        case .bool(let value): value ? "<true/>" : "<false/>"
+        case .date: "<date>"
+        case .data: "<data>"
+        case .array: "<array>"
+        case .dictionary: "<dict>"
+        }
+    }
+}
+
+/// A value together with the location of the element it was read from.
+public struct PropertyListItem: Sendable, Equatable {
+    public var value: PropertyListValue
+    public var location: SourceLocation
+
+    public init(_ value: PropertyListValue, at location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+}
+
+/// The contents of a `<dict>`: keys in document order, each with its value.
+///
+/// Keys are unique: the reader refuses a `<dict>` that repeats a key.
+public struct PropertyListDictionary: Sendable, Equatable {
+    /// One `<key>` and the object that follows it.
+    public struct Entry: Sendable, Equatable {
+        public var key: String
+        /// Where the `<key>` element is.
+        public var keyLocation: SourceLocation
+        public var item: PropertyListItem
+
+        public init(key: String, keyLocation: SourceLocation, item: PropertyListItem) {
+            self.key = key
+            self.keyLocation = keyLocation
+            self.item = item
+        }
+    }
+
+    /// The entries in document order.
+    public var entries: [Entry]
+
+    public init(entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    /// The item stored under `key`, if any (a linear scan: plist records
+    /// have a handful of keys, where hashing costs more than it saves).
+    public subscript(key: String) -> PropertyListItem? {
+        entries.first(where: { $0.key == key })?.item
+    }
+
+    public var keys: [String] { entries.map(\.key) }
+    public var count: Int { entries.count }
+    public var isEmpty: Bool { entries.isEmpty }
+}
