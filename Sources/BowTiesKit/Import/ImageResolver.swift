@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import PropertyList
+
+/// Finds the photo files that records name, inside one images folder and
+/// nowhere else.
+///
+/// A name is tried as written, then with `.png` added. A name that is
+/// absolute, has a `..` component, or resolves (through symbolic links)
+/// outside the folder is refused; so is anything that is not a regular
+/// file or is larger than ``maximumPhotoSize``.
+struct ImageResolver {
+    /// The largest photo accepted (a guard against mistakes such as naming
+    /// a disk image, not a limit of the store).
+    static let maximumPhotoSize = 64 * 1024 * 1024
+
+    let directory: URL
+    /// The folder's real path, or nil when it does not exist.
+    let canonicalDirectory: String?
+
+    enum Resolution {
+        case found(path: String)
+        case missing(tried: [String])
+    }
+
+    /// - Throws: ``CatalogError`` `.inputNotFound` when a folder the user
+    ///   named explicitly does not exist.
+    init(directory: URL, explicit: Bool) throws {
+        self.directory = directory
+        canonicalDirectory = Self.realPath(directory.path)
+        if explicit, canonicalDirectory == nil || !Self.isDirectory(directory.path) {
+            throw CatalogError(.inputNotFound, "the images folder \(directory.path) does not exist")
+        }
+    }
+
+    /// Resolves `name`, or explains why it is refused.
+    /// - Throws: a message (the caller locates it).
+    func resolve(_ name: String) throws(ImageRefusal) -> Resolution {
+        guard !name.isEmpty else { throw ImageRefusal("the image name is empty") }
+        guard !name.hasPrefix("/") else {
+            throw ImageRefusal("image name \"\(name)\" is absolute; names are relative to \(directory.path)")
+        }
+        guard !name.split(separator: "/").contains("..") else {
+            throw ImageRefusal("image name \"\(name)\" leaves the images folder (\"..\")")
+        }
+        guard !name.utf8.contains(0) else { throw ImageRefusal("image name contains a NUL character") }
+        let candidates = [name] + (name.hasSuffix(".png") ? [] : [name + ".png"])
+        guard let root = canonicalDirectory else {
+            return .missing(tried: candidates.map { directory.appendingPathComponent($0).path })
+        }
+        for candidate in candidates {
+            let path = directory.appendingPathComponent(candidate).path
+            guard let real = Self.realPath(path) else { continue }
+            guard real.hasPrefix(root + "/") else {
+                throw ImageRefusal(
+                    "image \"\(candidate)\" resolves to \(real), outside the images folder \(root)")
+            }
+            var info = stat()
+            guard stat(real, &info) == 0 else { continue }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                let kind = (info.st_mode & S_IFMT) == S_IFDIR ? "a directory" : "not a regular file"
+                throw ImageRefusal("image \"\(candidate)\" is \(kind)")
+            }
+            guard Int(info.st_size) <= Self.maximumPhotoSize else {
+                throw ImageRefusal(
+                    "image \"\(candidate)\" is \(info.st_size) bytes, more than the \(Self.maximumPhotoSize / 1_048_576) MiB a photo may have")
+            }
+            return .found(path: real)
+        }
+        return .missing(tried: candidates.map { directory.appendingPathComponent($0).path })
+    }
+
+    static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+}
+
+/// Why an image name was refused.
+struct ImageRefusal: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The storage type of an attribute, named after Core Data's attribute types.
+public enum AttributeType: String, Sendable, CaseIterable {
+    case string
+    case boolean
+    case date
+    case double
+    case integer32
+    case uuid
+    case uri
+    case binaryData
+    case transformable
+}
+
+/// One attribute of an entity, declared once.
+///
+/// The declaration drives everything that concerns the attribute: the
+/// table's columns, validation at save, the property-list key it is
+/// imported from, the CSV columns it is exported to, and the wording of
+/// error messages. It mirrors `NSAttributeDescription`.
+///
+/// ```swift
+/// AttributeDescription("rating", .double, minValue: 0, maxValue: 5)
+/// ```
+public struct AttributeDescription: Sendable {
+    /// The attribute's name, as Core Data's model spells it (`timesWorn`).
+    public var name: String
+    public var type: AttributeType
+    /// When false, a missing value fails validation with 1570.
+    public var isOptional: Bool
+    /// Inclusive bounds for numbers (1620 below, 1610 above).
+    public var minValue: Double?
+    public var maxValue: Double?
+    /// Inclusive bounds on a string's length in characters (1670, 1660).
+    public var minLength: Int?
+    public var maxLength: Int?
+    /// For binary data: values larger than the store's threshold go to
+    /// files beside the store (Core Data's "Allows External Storage").
+    public var allowsExternalStorage: Bool
+    /// For transformable attributes: the name a transformer is registered
+    /// under in a ``ValueTransformerRegistry``.
+    public var valueTransformerName: String?
+    /// At most one record may hold a given value (SQL `UNIQUE`).
+    public var isUnique: Bool
+    /// The property-list key the importer reads the attribute from, when it
+    /// differs from ``name`` (the sample's photo arrives as `imageName`).
+    public var importKey: String
+    /// The value a record gets when its source does not give one, like
+    /// Core Data's default value (scalars: 0, false).
+    public var defaultValue: AttributeValue?
+
+    public init(
+        _ name: String,
+        _ type: AttributeType,
+        isOptional: Bool = true,
+        minValue: Double? = nil,
+        maxValue: Double? = nil,
+        minLength: Int? = nil,
+        maxLength: Int? = nil,
+        allowsExternalStorage: Bool = false,
+        valueTransformerName: String? = nil,
+        isUnique: Bool = false,
+        importKey: String? = nil,
+        defaultValue: AttributeValue? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.isOptional = isOptional
+        self.minValue = minValue
+        self.maxValue = maxValue
+        self.minLength = minLength
+        self.maxLength = maxLength
+        self.allowsExternalStorage = allowsExternalStorage
+        self.valueTransformerName = valueTransformerName
+        self.isUnique = isUnique
+        self.importKey = importKey ?? name
+        self.defaultValue = defaultValue
+    }
+
+    /// The bounds validation enforces for a number: the declared ones,
+    /// narrowed by what the storage type can hold (an Integer 32 must fit
+    /// `Int32` whatever the model says).
+    var effectiveNumericBounds: (min: Double?, max: Double?) {
+        switch type {
+        case .integer32:
+            let low = max(minValue ?? Double(Int32.min), Double(Int32.min))
+            let high = min(maxValue ?? Double(Int32.max), Double(Int32.max))
+            return (low, high)
+        default:
+            return (minValue, maxValue)
+        }
+    }
+}

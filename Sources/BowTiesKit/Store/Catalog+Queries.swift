@@ -1,0 +1,154 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import GRDB
+
+/// How `list` orders bow ties.
+public enum BowTieOrder: String, Sendable, CaseIterable {
+    /// The order they were added in.
+    case added
+    case key
+    case name
+    case rating
+    case timesWorn
+    case lastWorn
+
+    var sql: String {
+        switch self {
+        case .added: "rowid"
+        case .key: "searchKey COLLATE NOCASE, rowid"
+        case .name: "name COLLATE NOCASE, rowid"
+        case .rating: "rating, rowid"
+        case .timesWorn: "timesWorn, rowid"
+        case .lastWorn: "lastWorn IS NOT NULL, lastWorn, rowid"
+        }
+    }
+}
+
+extension Catalog {
+    /// The bow tie a user means by `key`: its search key exactly; else a
+    /// case-insensitive match when only one tie has it; else its full id;
+    /// else a unique prefix of its id (at least 4 characters).
+    ///
+    /// - Throws: ``CatalogError`` `.noSuchRecord` or `.ambiguousKey`.
+    public func bowTie(matching key: String) throws -> BowTie {
+        try read { db in try resolve(key, db) }
+    }
+
+    func resolve(_ key: String, _ db: Database) throws -> BowTie {
+        func fetch(_ condition: String, _ arguments: StatementArguments, limit: Int = 2) throws -> [BowTie] {
+            try Row.fetchAll(db, sql: BowTie.selection + " WHERE \(condition) LIMIT \(limit)", arguments: arguments)
+                .map { try BowTie(row: $0, transformers: transformers) }
+        }
+        func single(_ matches: [BowTie], _ what: String) throws -> BowTie? {
+            guard matches.count > 1 else { return matches.first }
+            throw CatalogError(
+                .ambiguousKey, "\"\(key)\" matches several bow ties by \(what): "
+                    + matches.map(\.label).joined(separator: ", ") + (matches.count == 2 ? ", ..." : ""),
+                hint: "Use the exact search key or more characters of the id.")
+        }
+        if let tie = try fetch("searchKey = ?", [key], limit: 1).first { return tie }
+        if let tie = try single(fetch("searchKey = ? COLLATE NOCASE", [key]), "search key") { return tie }
+        if let id = UUID(uuidString: key), let tie = try fetchOne(id: id, db) { return tie }
+        let prefix = key.uppercased()
+        if prefix.count >= 4, prefix.count < 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
+            // Ids are upper-case hex and dashes, all below "Z": a range scan
+            // of the primary key finds the ids starting with the prefix.
+            if let tie = try single(fetch("id >= ? AND id < ?", [prefix, prefix + "Z"]), "id prefix") {
+                return tie
+            }
+        }
+        throw CatalogError(
+            .noSuchRecord, "no bow tie has the search key or id \"\(key)\"",
+            hint: "`bowties list` shows the search keys.")
+    }
+
+    /// All bow ties, in the order asked for.
+    public func bowTies(favoritesOnly: Bool = false, order: BowTieOrder = .added, reverse: Bool = false)
+        throws -> [BowTie]
+    {
+        try read { db in
+            var sql = BowTie.selection
+            if favoritesOnly { sql += " WHERE isFavorite" }
+            let direction = reverse ? " DESC" : ""
+            sql += " ORDER BY " + order.sql.split(separator: ",").map { $0 + direction }.joined(separator: ",")
+            return try Row.fetchAll(db, sql: sql).map { try BowTie(row: $0, transformers: transformers) }
+        }
+    }
+
+    /// The number of bow ties in the catalog.
+    public func count() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(BowTieModel.tableName)") ?? 0 }
+    }
+
+    /// The bytes of a tie's photo, read from the row or from its file and
+    /// checked against its SHA-256.
+    ///
+    /// - Returns: nil when the tie has no photo.
+    /// - Throws: ``CatalogError`` `.photoUnavailable` when the file is
+    ///   missing or corrupted.
+    public func photoData(for tie: BowTie) throws -> Data? {
+        guard let info = tie.photo else { return nil }
+        switch info.storage {
+        case .external:
+            return try photos.read(sha256: info.sha256, record: tie.label)
+        case .inline:
+            let data = try read { db in
+                try Data.fetchOne(
+                    db, sql: "SELECT photoData FROM \(BowTieModel.tableName) WHERE id = ?",
+                    arguments: [tie.id.uuidString])
+            }
+            guard let data, data.sha256Hex == info.sha256 else {
+                throw CatalogError(.photoUnavailable, "the inline photo of \(tie.label) does not match its SHA-256")
+            }
+            return data
+        }
+    }
+
+    /// The path of an external photo's file (nil for inline photos).
+    public func photoFileURL(for tie: BowTie) -> URL? {
+        guard let info = tie.photo, info.storage == .external else { return nil }
+        return photos.url(forSHA256: info.sha256)
+    }
+}
+
+extension Catalog {
+    /// Writes a tie's photo to `url` atomically (a whole file or none).
+    /// - Returns: The number of bytes written.
+    /// - Throws: ``CatalogError`` `.photoUnavailable`, `.cannotCreateOutput`,
+    ///   `.noSuchRecord` when the tie has no photo.
+    @discardableResult
+    public func writePhoto(of tie: BowTie, to url: URL) throws -> Int {
+        guard let data = try photoData(for: tie) else {
+            throw CatalogError(.noSuchRecord, "\(tie.label) has no photo")
+        }
+        let file = try AtomicFile(destination: url)
+        try file.write(data)
+        try file.commit()
+        return data.count
+    }
+
+    /// Reads a photo file the user wants to store.
+    /// - Throws: ``CatalogError`` `.inputNotFound`, or `.invalidInput` for
+    ///   something that is not a regular file or is too large.
+    public static func readPhotoFile(at url: URL) throws -> Data {
+        guard let real = ImageResolver.realPath(url.path) else {
+            throw CatalogError(.inputNotFound, "no photo file at \(url.path)")
+        }
+        var info = stat()
+        guard stat(real, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CatalogError(.invalidInput, "\(url.path) is not a regular file")
+        }
+        guard Int(info.st_size) <= ImageResolver.maximumPhotoSize else {
+            throw CatalogError(
+                .invalidInput,
+                "\(url.path) is \(info.st_size) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have")
+        }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: real))
+        } catch {
+            throw CatalogError(.inputNotFound, "cannot read \(url.path): \(error.localizedDescription)")
+        }
+    }
+}

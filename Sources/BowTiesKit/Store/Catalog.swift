@@ -1,0 +1,209 @@
+import Foundation
+import GRDB
+
+/// A bowties catalog: an SQLite store (GRDB, WAL mode) and the folder of
+/// external photo files beside it.
+///
+/// ```swift
+/// let catalog = try Catalog(url: StoreLocation.resolve(explicit: nil))
+/// let tie = try catalog.wear("R")
+/// ```
+///
+/// Every change runs in one IMMEDIATE transaction, so concurrent processes
+/// queue on SQLite's write lock (for up to ``busyTimeout``) instead of
+/// losing updates. Every save validates against ``BowTieModel``.
+public final class Catalog: Sendable {
+    /// Photos larger than this many bytes go to external files unless the
+    /// store says otherwise (``setExternalStorageThreshold(_:)``).
+    public static let defaultExternalStorageThreshold = 100 * 1024
+    /// How long a command waits for another process's write to finish.
+    public static let busyTimeout: TimeInterval = 10
+
+    /// How to treat a store file that does not exist yet.
+    public enum OpenMode: Sendable {
+        /// Create the store (and its folder) when missing: commands that add.
+        case createIfMissing
+        /// Fail with ``CatalogError/Kind/storeNotFound``: commands that read.
+        case mustExist
+    }
+
+    /// The store's SQLite file.
+    public let url: URL
+    let database: DatabaseQueue
+    let photos: PhotoStore
+    let transformers: ValueTransformerRegistry
+
+    /// Opens the catalog at `url`, creating or upgrading its schema.
+    /// - Throws: ``CatalogError``: `.storeNotFound`, `.notAStore`,
+    ///   `.storeIO`, `.storeBusy`, `.cannotCreateOutput`.
+    public init(
+        url: URL, mode: OpenMode = .createIfMissing, transformers: ValueTransformerRegistry = .shared
+    ) throws {
+        self.url = url
+        self.transformers = transformers
+        photos = PhotoStore(storeURL: url)
+        let exists = FileManager.default.fileExists(atPath: url.path)
+        if !exists {
+            if mode == .mustExist {
+                throw CatalogError(
+                    .storeNotFound, "no catalog at \(url.path)",
+                    hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
+                        + "or point to another with --store PATH or $BOWTIES_STORE.")
+            }
+            do {
+                try FileManager.default.createDirectory(
+                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw CatalogError(
+                    .cannotCreateOutput,
+                    "cannot create the folder for the catalog at \(url.path): \(error.localizedDescription)")
+            }
+        }
+        var configuration = Configuration()
+        configuration.journalMode = .wal
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "bowties"
+        database = try Self.mapErrors(store: url) {
+            try DatabaseQueue(path: url.path, configuration: configuration)
+        }
+        try Self.mapErrors(store: url) { try prepareSchema() }
+    }
+
+    private func prepareSchema() throws {
+        let migrator = Self.migrator
+        let (ready, superseded, foreign) = try database.read { db in
+            let hasMigrations = try db.tableExists("grdb_migrations")
+            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
+            guard hasMigrations else { return (false, false, tableCount > 0) }
+            let hasTable = try db.tableExists(BowTieModel.tableName)
+            let completed = try migrator.hasCompletedMigrations(db)
+            let superseded = try migrator.hasBeenSuperseded(db)
+            return (completed, superseded, !hasTable && completed)
+        }
+        if foreign {
+            throw CatalogError(
+                .notAStore, "\(url.path) is an SQLite database but not a bowties catalog",
+                hint: "Choose another path with --store PATH.")
+        }
+        if superseded {
+            throw CatalogError(
+                .notAStore, "\(url.path) was written by a newer version of bowties",
+                hint: "Upgrade bowties to use this catalog.")
+        }
+        if !ready {
+            try migrator.migrate(database)
+        }
+    }
+
+    // MARK: - Settings
+
+    /// The size above which photos are stored in external files.
+    public func externalStorageThreshold() throws -> Int {
+        try read { db in try Self.threshold(db) }
+    }
+
+    /// Sets the threshold for photos saved from now on (existing photos stay
+    /// where they are).
+    public func setExternalStorageThreshold(_ bytes: Int) throws {
+        guard bytes >= 0 else {
+            throw CatalogError(.invalidInput, "the external storage threshold must be 0 or more bytes")
+        }
+        _ = try write { db, _ in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('externalStorageThreshold', ?)",
+                arguments: [bytes])
+        }
+    }
+
+    static func threshold(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'externalStorageThreshold'")
+            ?? defaultExternalStorageThreshold
+    }
+
+    /// The folder holding external photo files.
+    public var externalPhotoDirectory: URL { photos.directory }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a read transaction (a consistent snapshot).
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(store: url) { try database.read(body) }
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction and keeps photo files in step
+    /// with it: files it created are removed if it fails or is rolled back;
+    /// files it released are removed after the commit if no record refers to
+    /// them any more. Both clean-ups happen under the write lock, so they
+    /// cannot remove a file another process has just started to use.
+    ///
+    /// - Parameter commit: When false the transaction is rolled back (dry runs).
+    func write<T>(commit: Bool = true, _ body: (Database, PhotoChanges) throws -> T) throws -> T {
+        let changes = PhotoChanges()
+        let result: T
+        do {
+            result = try Self.mapErrors(store: url) {
+                var result: T?
+                try database.inTransaction(.immediate) { db in
+                    result = try body(db, changes)
+                    return commit ? .commit : .rollback
+                }
+                guard let result else { throw CatalogError(.storeIO, "the transaction did not run") }
+                return result
+            }
+        } catch {
+            removeUnreferencedPhotos(changes.created)
+            throw error
+        }
+        removeUnreferencedPhotos(commit ? changes.released : changes.created)
+        return result
+    }
+
+    /// Removes the files among `hashes` that no record refers to. A failure
+    /// here leaves an orphan file, never a dangling reference.
+    func removeUnreferencedPhotos(_ hashes: Set<String>) {
+        guard !hashes.isEmpty else { return }
+        try? database.inTransaction(.immediate) { db in
+            for sha256 in hashes where try !Self.isReferenced(sha256, db) {
+                photos.remove(sha256: sha256)
+            }
+            return .commit
+        }
+    }
+
+    static func isReferenced(_ sha256: String, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(
+            db,
+            sql: "SELECT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_external AND photoData_sha256 = ?)",
+            arguments: [sha256]) ?? false
+    }
+
+    /// Turns GRDB's errors into ``CatalogError``s users can act on.
+    static func mapErrors<T>(store: URL, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw CatalogError(
+                    .storeBusy,
+                    "the catalog is busy: another process kept it locked for more than \(Int(busyTimeout)) seconds",
+                    hint: "Try again when the other bowties command has finished.")
+            case .SQLITE_NOTADB:
+                throw CatalogError(
+                    .notAStore, "\(store.path) is not a bowties catalog (not an SQLite database)",
+                    hint: "Choose another path with --store PATH.")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+                throw CatalogError(.storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
+            default:
+                throw CatalogError(.storeIO, "catalog error at \(store.path): \(error.message ?? "\(error)")")
+            }
+        }
+    }
+}
+
+/// The photo files one write transaction created and released. Not
+/// `Sendable`: it lives and dies inside one transaction.
+final class PhotoChanges {
+    var created: Set<String> = []
+    var released: Set<String> = []
+}

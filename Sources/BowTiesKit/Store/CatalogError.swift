@@ -1,0 +1,45 @@
+/// An error of the catalog that is not about the data's validity: a record
+/// that does not exist, a store that cannot be opened, a photo file gone.
+///
+/// ``kind`` is stable and is what the command line maps to exit codes.
+public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// No record answers to the key.
+        case noSuchRecord
+        /// The key matches several records.
+        case ambiguousKey
+        /// A value clashes with another record's (a search key in use).
+        case conflict
+        /// A read command was pointed at a store that does not exist.
+        case storeNotFound
+        /// The file exists but is not a bowties store (or a newer one).
+        case notAStore
+        /// The store could not be read or written.
+        case storeIO
+        /// Another process held the store for longer than the busy timeout.
+        case storeBusy
+        /// An external photo file is missing or does not match its hash.
+        case photoUnavailable
+        /// An input file (plist, image, photo to set) is missing or unreadable.
+        case inputNotFound
+        /// An output file could not be created.
+        case cannotCreateOutput
+        /// Input that is not acceptable (a photo too large, ...).
+        case invalidInput
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// What the user can do about it, when there is something to say.
+    public var hint: String?
+
+    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+    }
+
+    public var description: String {
+        hint.map { "\(message)\nhint: \($0)" } ?? message
+    }
+}

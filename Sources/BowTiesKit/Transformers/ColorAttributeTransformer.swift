@@ -1,0 +1,52 @@
+import Foundation
+
+/// Stores a ``Color`` as 36 bytes: the magic `BTC1`, then red, green, blue
+/// and alpha as big-endian IEEE 754 doubles.
+///
+/// The format is fixed-size and self-identifying, so decoding refuses
+/// anything else: wrong length, wrong magic, components that are not finite
+/// numbers in 0...1.
+public struct ColorAttributeTransformer: AttributeValueTransformer {
+    /// The name the model uses for this transformer.
+    public static let name = "ColorAttributeTransformer"
+
+    private static let magic: [UInt8] = Array("BTC1".utf8)
+    private static let encodedCount = 4 + 4 * 8
+
+    public init() {}
+
+    public func transformedValue(_ value: AttributeValue) throws -> Data {
+        guard case .color(let color) = value else {
+            throw TransformerError.unsupportedValue(transformer: Self.name, value: value.displayText)
+        }
+        guard color.isValid else {
+            throw TransformerError.unsupportedValue(transformer: Self.name, value: "a colour with components outside 0...1")
+        }
+        var bytes = Self.magic
+        bytes.reserveCapacity(Self.encodedCount)
+        for component in [color.red, color.green, color.blue, color.alpha] {
+            withUnsafeBytes(of: component.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
+        }
+        return Data(bytes)
+    }
+
+    public func reverseTransformedValue(_ data: Data) throws -> AttributeValue {
+        func malformed(_ reason: String) -> TransformerError {
+            .malformedData(transformer: Self.name, reason: reason)
+        }
+        guard data.count == Self.encodedCount else {
+            throw malformed("expected \(Self.encodedCount) bytes, found \(data.count)")
+        }
+        let bytes = [UInt8](data)
+        guard Array(bytes[0..<4]) == Self.magic else { throw malformed("missing the BTC1 header") }
+        var components: [Double] = []
+        for index in 0..<4 {
+            let start = 4 + index * 8
+            let bits = bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            components.append(Double(bitPattern: bits))
+        }
+        let color = Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
+        guard color.isValid else { throw malformed("components must be numbers from 0 to 1") }
+        return .color(color)
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import PropertyList
+import Testing
+
+@testable import BowTiesKit
+
+@Suite("Import of property lists")
+struct ImportTests {
+    @Test func sampleDataImportsEveryFieldAndBothPhotoPaths() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let report = try catalog.importPropertyList(at: Fixtures.samplePlist)
+        #expect(report.added == 7 && report.updated == 0 && report.unchanged == 0)
+        #expect(report.warnings.isEmpty)
+        #expect(report.photos == 7)
+        #expect(try catalog.bowTies().compactMap(\.searchKey) == ["R", "O", "Y", "G", "B", "I", "V"])
+
+        let red = try catalog.bowTie(matching: "R")
+        #expect(red.id == UUID(uuidString: "B77AF80E-55E7-4111-B05C-A5641DE4D6B3"))
+        #expect(red.rating == 3.5)
+        #expect(red.timesWorn == 12)
+        #expect(red.lastWorn.map(ISO8601.string(from:)) == "2014-06-19T18:15:24Z")
+        #expect(red.url?.absoluteString == "https://en.wikipedia.org/wiki/Bow_tie")
+        #expect(red.tintColor?.hexString == "#C81E2D")
+        #expect(red.photo?.storage == .inline)
+        #expect(try catalog.photoData(for: red) == Fixtures.sampleImage("red.png"))
+        #expect(try catalog.bowTie(matching: "G").name == "Green & Gold Paisley")
+        #expect(try catalog.bowTie(matching: "O").rating == 4)
+        #expect(try catalog.bowTie(matching: "B").isFavorite)
+
+        // "blue" (no extension) and "violet.png" are above the threshold.
+        let blue = try catalog.bowTie(matching: "B")
+        #expect(blue.photo?.storage == .external)
+        #expect(try catalog.photoData(for: blue) == Fixtures.sampleImage("blue.png"))
+        #expect(catalog.externalFiles.count == 2)
+    }
+
+    @Test func reimportingLeavesWornAndRatedTiesUntouched() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        try catalog.importPropertyList(at: Fixtures.samplePlist)
+        try catalog.wear("R")
+        try catalog.rate("O", 1)
+        let again = try catalog.importPropertyList(at: Fixtures.samplePlist)
+        #expect(again.added == 0 && again.updated == 0 && again.unchanged == 7)
+        #expect(try catalog.bowTie(matching: "R").timesWorn == 13)
+        #expect(try catalog.bowTie(matching: "O").rating == 1)
+
+        let updated = try catalog.importPropertyList(at: Fixtures.samplePlist, options: ImportOptions(update: true))
+        #expect(updated.added == 0 && updated.updated == 2 && updated.unchanged == 5)
+        #expect(try catalog.bowTie(matching: "R").timesWorn == 12)
+        #expect(try catalog.bowTie(matching: "O").rating == 4)
+        #expect(catalog.externalFiles.count == 2)
+    }
+
+    @Test func dryRunWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let report = try catalog.importPropertyList(at: Fixtures.samplePlist, options: ImportOptions(dryRun: true))
+        #expect(report.dryRun && report.added == 7)
+        #expect(try catalog.count() == 0)
+        #expect(catalog.externalFiles.isEmpty)
+    }
+
+    /// Seven records, the fifth with a rating of 7, two with large photos.
+    @Test func aBadRecordInTheMiddleImportsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let large = Fixtures.photo(bytes: Catalog.defaultExternalStorageThreshold * 2)
+        try FileManager.default.createDirectory(at: directory.path("in/Images"), withIntermediateDirectories: true)
+        try large.write(to: directory.path("in/Images/big.png"))
+        let records = (1...7).map { index in
+            Fixtures.record(
+                key: "K\(index)", name: "Tie \(index)",
+                rating: index == 5 ? "<real>7</real>" : "<real>2.5</real>",
+                extra: ["<key>imageName</key>", "<string>big</string>"])
+        }
+        let file = try directory.write(Fixtures.plist(records), to: "in/ties.plist")
+        let catalog = try Catalog(url: directory.path("store/catalog.sqlite"))
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("the import succeeded")
+        } catch let error as ImportError {
+            #expect(error.recordNumber == 5)
+            #expect(error.validation?.code == .numberTooLarge)
+            #expect(error.description.contains("rating is too large."))
+            // Line of the fifth record's <real>7</real>.
+            let line = try #require(
+                Fixtures.plist(records).components(separatedBy: "\n").firstIndex { $0.contains("<real>7</real>") })
+            #expect(error.location?.line == line + 1)
+            #expect(error.description.hasPrefix("ties.plist:\(line + 1):"))
+        }
+        #expect(try catalog.count() == 0)
+        #expect(catalog.externalFiles.isEmpty)
+        #expect(directory.allFiles().filter { $0.hasPrefix("store/") && !$0.hasPrefix("store/catalog.sqlite") } == [])
+    }
+
+    @Test func wrongTypesAreLocatedAndNamed() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            Fixtures.plist([Fixtures.record(key: "R", name: "Red", rating: "<string>high</string>")]), to: "t.plist")
+        let catalog = try Catalog.temporary(in: directory)
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("a string rating was accepted")
+        } catch let error as ImportError {
+            #expect(error.field == "rating")
+            #expect(error.message == "expected <real> or <integer>, found <string>")
+            #expect(error.location?.file == "t.plist")
+            #expect(error.location?.line == 13)
+        }
+    }
+
+    @Test func missingImageWarnsAndImportsWithoutPhoto() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            Fixtures.plist([
+                Fixtures.record(key: "R", name: "Red", extra: ["<key>imageName</key>", "<string>nowhere.png</string>"])
+            ]), to: "t.plist")
+        let catalog = try Catalog.temporary(in: directory)
+        let report = try catalog.importPropertyList(at: file)
+        #expect(report.added == 1)
+        #expect(report.warnings.count == 1)
+        #expect(report.warnings.first?.message.contains("nowhere.png") == true)
+        #expect(try catalog.bowTie(matching: "R").photo == nil)
+    }
+
+    @Test(arguments: ["/etc/passwd", "../secret.png", "sub/../../secret.png", "link.png", "folder"])
+    func refusedImageNamesAbortTheImport(name: String) throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("secret", to: "secret.png")
+        try FileManager.default.createDirectory(at: directory.path("in/Images/folder"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.path("in/Images/link.png").path, withDestinationPath: directory.path("secret.png").path)
+        let file = try directory.write(
+            Fixtures.plist([
+                Fixtures.record(key: "A", name: "Fine"),
+                Fixtures.record(key: "R", name: "Red", extra: ["<key>imageName</key>", "<string>\(name)</string>"]),
+            ]), to: "in/t.plist")
+        let catalog = try Catalog(url: directory.path("store.sqlite"))
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("image name \(name) was accepted")
+        } catch let error as ImportError {
+            #expect(error.field == "imageName")
+            #expect(error.recordNumber == 2)
+        }
+        #expect(try catalog.count() == 0)
+    }
+
+    @Test func recordsWithoutIdGetStableDerivedIds() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            Fixtures.plist([
+                Fixtures.record(key: "R", name: "Red", id: nil),
+                Fixtures.record(key: "G", name: "Green", id: nil),
+            ]), to: "old.plist")
+        let catalog = try Catalog.temporary(in: directory)
+        #expect(try catalog.importPropertyList(at: file).added == 2)
+        let id = try catalog.bowTie(matching: "R").id
+        let again = try catalog.importPropertyList(at: file)
+        #expect(again.added == 0 && again.unchanged == 2)
+        #expect(try catalog.bowTie(matching: "R").id == id)
+        #expect(id.uuidString.dropFirst(14).first == "8")
+        #expect(id != (try catalog.bowTie(matching: "G").id))
+    }
+
+    @Test func duplicatesWithinTheFileOrAgainstTheStoreAreRefused() throws {
+        let directory = try TemporaryDirectory()
+        let id = UUID().uuidString
+        let catalog = try Catalog.temporary(in: directory)
+        let sameID = try directory.write(
+            Fixtures.plist([Fixtures.record(key: "A", name: "A", id: id), Fixtures.record(key: "B", name: "B", id: id)]),
+            to: "ids.plist")
+        let sameKey = try directory.write(
+            Fixtures.plist([Fixtures.record(key: "A", name: "A"), Fixtures.record(key: "A", name: "B")]),
+            to: "keys.plist")
+        for file in [sameID, sameKey] {
+            do {
+                try catalog.importPropertyList(at: file)
+                Issue.record("\(file.lastPathComponent) was accepted")
+            } catch let error as ImportError {
+                #expect(error.message.contains("more than once in this file"))
+                #expect(error.recordNumber == 2)
+            }
+        }
+        #expect(try catalog.count() == 0)
+        try catalog.save(BowTie(name: "Stored", searchKey: "A"))
+        do {
+            try catalog.importPropertyList(at: directory.write(Fixtures.plist([Fixtures.record(key: "A", name: "New")]), to: "c.plist"))
+            Issue.record("a search key already in the catalog was accepted")
+        } catch let error as ImportError {
+            #expect(error.message.contains("already used in the catalog"))
+        }
+    }
+
+    @Test func unknownKeysAreReportedOnce() throws {
+        let directory = try TemporaryDirectory()
+        let file = try directory.write(
+            Fixtures.plist([
+                Fixtures.record(key: "A", name: "A", extra: ["<key>fabric</key>", "<string>silk</string>"]),
+                Fixtures.record(key: "B", name: "B", extra: ["<key>fabric</key>", "<string>wool</string>"]),
+            ]), to: "t.plist")
+        let report = try Catalog.temporary(in: directory).importPropertyList(at: file)
+        #expect(report.warnings.map(\.message) == ["unknown key \"fabric\" ignored"])
+    }
+
+    @Test func externalEntitiesAreRefusedAndNothingLeaks() throws {
+        let directory = try TemporaryDirectory()
+        let secret = try directory.write("TOP-SECRET-\(UUID().uuidString)", to: "secret.txt")
+        let file = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist [ <!ENTITY xxe SYSTEM "file://\(secret.path)"> ]>
+            <plist version="1.0"><array><dict>
+            <key>name</key><string>&xxe;</string><key>searchKey</key><string>X</string>
+            </dict></array></plist>
+            """, to: "xxe.plist")
+        let catalog = try Catalog.temporary(in: directory)
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("an external entity was accepted")
+        } catch let error as PropertyListError {
+            #expect(error.kind == .forbiddenDeclaration)
+            #expect(!error.description.contains("TOP-SECRET"))
+        }
+        #expect(try catalog.count() == 0)
+    }
+}
