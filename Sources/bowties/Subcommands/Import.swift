@@ -1,0 +1,90 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties import [FILE]`: adds the bow ties of a property list.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import bow ties from an XML property list (the sample data by default).",
+            discussion: """
+                Reads an Apple XML property list whose root <array> holds one <dict> per bow tie
+                (keys: id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,
+                tintColor, imageName). Without FILE, imports the bundled sample data.
+
+                Records are matched by id: ties already in the catalog are left as they are
+                (what you wore and rated is kept) unless you pass --update. A record without an
+                id gets one derived from its search key and name, so re-importing is safe.
+
+                The import is all or nothing: one invalid record stops it with its file:line
+                and nothing is written. Photos named by imageName are read from --images
+                (default: Images/ beside FILE), as written or with .png added.
+                """)
+
+        @Argument(help: "The property list to import (default: the sample data).", completion: .file())
+        var file: String?
+
+        @Option(help: ArgumentHelp("The folder image names resolve against.", valueName: "folder"), completion: .directory)
+        var images: String?
+
+        @Flag(help: "Overwrite ties that already exist with the file's values.")
+        var update = false
+
+        @Flag(help: "Check the file and report what would change, writing nothing.")
+        var dryRun = false
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            let source = try file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate()
+            let catalog = try options.openCatalog(.createIfMissing)
+            let report = try catalog.importPropertyList(
+                at: source,
+                options: ImportOptions(
+                    imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                    update: update, dryRun: dryRun))
+            for warning in report.warnings {
+                Output.warning(warning.description)
+            }
+            if options.json {
+                try Output.json(ReportJSON(report, file: source.path, store: catalog.url.path))
+                return
+            }
+            let counts = "added \(report.added), updated \(report.updated), unchanged \(report.unchanged)"
+            if report.dryRun {
+                Output.line("Dry run of \(source.lastPathComponent), nothing written: would have \(counts).")
+            } else {
+                Output.line("Imported \(source.lastPathComponent) into \(catalog.url.path): \(counts).")
+            }
+            if report.photos > 0 {
+                Output.line(
+                    "\(report.photos) photo\(report.photos == 1 ? "" : "s") saved; "
+                        + "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s") in \(catalog.externalPhotoDirectory.path).")
+            }
+        }
+    }
+}
+
+private struct ReportJSON: Encodable {
+    var file: String
+    var store: String
+    var dryRun: Bool
+    var added: Int
+    var updated: Int
+    var unchanged: Int
+    var photos: Int
+    var photoFilesWritten: Int
+    var warnings: [String]
+
+    init(_ report: ImportReport, file: String, store: String) {
+        self.file = file
+        self.store = store
+        dryRun = report.dryRun
+        added = report.added
+        updated = report.updated
+        unchanged = report.unchanged
+        photos = report.photos
+        photoFilesWritten = report.photoFilesWritten
+        warnings = report.warnings.map(\.description)
+    }
+}

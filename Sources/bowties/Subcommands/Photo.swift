@@ -1,0 +1,86 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties photo KEY [--output FILE | --set FILE | --remove]`.
+    struct Photo: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save, replace or remove a bow tie's photo, or describe it.",
+            discussion: KeyArgument.discussion + """
+
+
+                Without an option, describes the photo. Photos up to the store's threshold
+                (100 KiB unless `bowties config` says otherwise) are kept inside the catalog;
+                larger ones in files named by their SHA-256 beside it, shared by identical
+                photos and removed when no tie uses them any more.
+                """)
+
+        @Argument(help: KeyArgument.help)
+        var key: String
+
+        @Option(help: ArgumentHelp("Write the photo to this file ('-' for standard output).", valueName: "file"), completion: .file())
+        var output: String?
+
+        @Option(help: ArgumentHelp("Replace the photo with this image file.", valueName: "file"), completion: .file())
+        var set: String?
+
+        @Flag(help: "Remove the photo.")
+        var remove = false
+
+        @OptionGroup var options: CatalogOptions
+
+        func validate() throws {
+            let chosen = [output != nil, set != nil, remove].filter { $0 }.count
+            guard chosen <= 1 else {
+                throw ArgumentParser.ValidationError("Choose one of --output, --set and --remove.")
+            }
+        }
+
+        func run() throws {
+            let catalog = try options.openCatalog(.mustExist)
+            if let set {
+                let data = try Catalog.readPhotoFile(at: URL(fileURLWithPath: set))
+                let tie = try catalog.setPhoto(key, data: data)
+                try report(tie, catalog, "Saved the photo of")
+            } else if remove {
+                let tie = try catalog.setPhoto(key, data: nil)
+                try report(tie, catalog, "Removed the photo of")
+            } else if let output {
+                let tie = try catalog.bowTie(matching: key)
+                if output == "-" {
+                    guard let data = try catalog.photoData(for: tie) else {
+                        throw CatalogError(.noSuchRecord, "\(tie.label) has no photo")
+                    }
+                    FileHandle.standardOutput.write(data)
+                } else {
+                    let count = try catalog.writePhoto(of: tie, to: URL(fileURLWithPath: output))
+                    if options.json {
+                        try Output.json(["file": output, "bytes": String(count)])
+                    } else {
+                        Output.line("Wrote the photo of \(Output.title(tie)) to \(output) (\(Output.grouped(count)) bytes).")
+                    }
+                }
+            } else {
+                let tie = try catalog.bowTie(matching: key)
+                try report(tie, catalog, nil)
+            }
+        }
+
+        private func report(_ tie: BowTie, _ catalog: Catalog, _ action: String?) throws {
+            let type = try catalog.photoData(for: tie).map { ImageFormat(data: $0).rawValue }
+            if options.json {
+                try Output.json(BowTieJSON(tie, catalog: catalog, photoType: type))
+                return
+            }
+            if let action { Output.line("\(action) \(Output.title(tie)).") }
+            guard let photo = tie.photo else {
+                Output.line("\(Output.title(tie)) has no photo.")
+                return
+            }
+            let place = catalog.photoFileURL(for: tie).map { "external file \($0.path)" } ?? "stored inline"
+            Output.line("Photo: \(type ?? "unknown") image, \(Output.grouped(photo.byteCount)) bytes, \(place)")
+            Output.line("SHA-256: \(photo.sha256)")
+        }
+    }
+}

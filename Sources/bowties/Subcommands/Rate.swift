@@ -1,0 +1,32 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties rate KEY VALUE`.
+    struct Rate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rate a bow tie from 0 to 5 (decimals allowed).",
+            discussion: KeyArgument.discussion
+                + "\n\nA rating outside 0...5 is refused (\"rating is too large.\", code 1610; "
+                + "\"rating is too small.\", 1620) and nothing changes.")
+
+        @Argument(help: KeyArgument.help)
+        var key: String
+
+        @Argument(help: ArgumentHelp("The rating, from 0 to 5 (e.g. 4.5).", valueName: "rating"))
+        var value: Double
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            let catalog = try options.openCatalog(.mustExist)
+            let tie = try catalog.rate(key, value)
+            if options.json {
+                try Output.json(BowTieJSON(tie, catalog: catalog))
+                return
+            }
+            Output.line("Rated \(Output.title(tie)): \(Output.number(tie.rating))/5")
+        }
+    }
+}

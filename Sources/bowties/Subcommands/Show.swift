@@ -1,0 +1,61 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties show KEY`: every field of one tie.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every field of one bow tie.",
+            discussion: KeyArgument.discussion)
+
+        @Argument(help: KeyArgument.help)
+        var key: String
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            let catalog = try options.openCatalog(.mustExist)
+            let tie = try catalog.bowTie(matching: key)
+            // Reading the photo checks that its file is present and intact.
+            let photoType = try catalog.photoData(for: tie).map { ImageFormat(data: $0).rawValue }
+            if options.json {
+                try Output.json(BowTieJSON(tie, catalog: catalog, photoType: photoType))
+                return
+            }
+            Output.line(Output.title(tie))
+            Output.line("Rating: \(Output.number(tie.rating))/5")
+            Output.line("# times worn: \(tie.timesWorn)")
+            Output.line("Last worn: " + (tie.lastWorn.map { "\(Output.date($0)) (\(Output.relative($0)))" } ?? "never"))
+            Output.line("Favourite: \(tie.isFavorite ? "yes" : "no")")
+            if let color = tie.tintColor {
+                let swatch = Output.swatch(color)
+                Output.line("Colour: \(color.hexString)" + (swatch.isEmpty ? "" : " " + swatch))
+            }
+            if let url = tie.url { Output.line("URL: \(url.absoluteString)") }
+            if let photo = tie.photo {
+                var text = "Photo: \(photoType ?? "unknown") image, \(Output.grouped(photo.byteCount)) bytes, "
+                if let file = catalog.photoFileURL(for: tie) {
+                    text += "external file \(file.path)"
+                } else {
+                    text += "stored inline"
+                }
+                Output.line(text)
+            } else {
+                Output.line("Photo: none")
+            }
+            Output.line("Id: \(tie.id.uuidString)")
+        }
+    }
+}
+
+/// The wording shared by every command that takes a tie's key.
+enum KeyArgument {
+    static let help = ArgumentHelp(
+        "The tie's search key (e.g. R), or its id or the first 4+ characters of it.",
+        valueName: "key")
+    static let discussion = """
+        KEY is a search key, matched exactly, else ignoring case when only one tie
+        matches; or a full id; or a unique prefix of an id (at least 4 characters).
+        """
+}

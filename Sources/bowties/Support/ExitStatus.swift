@@ -1,0 +1,61 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+import PropertyList
+
+/// The exit statuses of bowties (sysexits.h values), and the one place that
+/// maps errors to them.
+enum ExitStatus: Int32 {
+    case success = 0
+    case noSuchRecord = 1
+    case usage = 64
+    case invalidData = 65
+    case inputNotFound = 66
+    case cannotCreateOutput = 73
+    case storeIO = 74
+    case storeBusy = 75
+
+    static let helpText = """
+        Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data
+        (validation, malformed input), 66 input not found or unreadable, 73 cannot
+        create output, 74 store I/O error or not a bowties store, 75 store busy.
+        """
+
+    /// The status for `error`.
+    init(for error: Error) {
+        switch error {
+        case let error as CatalogError:
+            switch error.kind {
+            case .noSuchRecord, .ambiguousKey: self = .noSuchRecord
+            case .conflict, .invalidInput: self = .invalidData
+            case .storeNotFound, .inputNotFound: self = .inputNotFound
+            case .cannotCreateOutput: self = .cannotCreateOutput
+            case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
+            case .storeBusy: self = .storeBusy
+            }
+        case let error as PropertyListError:
+            switch error.kind {
+            case .fileNotFound, .unreadable: self = .inputNotFound
+            default: self = .invalidData
+            }
+        case is BowTiesKit.ValidationError, is ImportError, is TransformerError:
+            self = .invalidData
+        default:
+            self = .storeIO
+        }
+    }
+
+    /// Prints `error` to standard error and exits with its status.
+    /// ArgumentParser's own errors (usage, `--help`, `--version`) keep its
+    /// formatting; usage errors exit 64.
+    static func exit(reporting error: Error) -> Never {
+        switch error {
+        case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError:
+            let status = ExitStatus(for: error)
+            Terminal.standardError.write("bowties: error: \(error)\n")
+            Foundation.exit(status.rawValue)
+        default:
+            BowTies.exit(withError: error)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import BowTiesKit
+import Foundation
+
+/// Human-readable and JSON renderings of bow ties.
+enum Output {
+    /// Prints a line to standard output.
+    static func line(_ text: String = "") {
+        Terminal.standardOutput.write(text + "\n")
+    }
+
+    /// Prints a warning to standard error.
+    static func warning(_ text: String) {
+        Terminal.standardError.write("bowties: warning: \(text)\n")
+    }
+
+    /// Prints `value` as pretty JSON with sorted keys.
+    static func json<Value: Encodable>(_ value: Value) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        line(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `3.5`, `4`, `4.75`: a rating as written.
+    static func number(_ value: Double) -> String {
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    /// `2014-06-19 18:15:24 UTC`.
+    static func date(_ date: Date) -> String {
+        let iso = ISO8601.string(from: date)
+        return iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+    }
+
+    /// `today`, `yesterday`, `12 days ago`, `in the future`.
+    static func relative(_ date: Date, now: Date = Date()) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let days = calendar.dateComponents(
+            [.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)
+        ).day ?? 0
+        switch days {
+        case ..<0: return "in the future"
+        case 0: return "today"
+        case 1: return "yesterday"
+        case 2..<365: return "\(days) days ago"
+        default: return "\(days / 365) year\(days / 365 == 1 ? "" : "s") ago"
+        }
+    }
+
+    /// `16,698`.
+    static func grouped(_ value: Int) -> String {
+        let digits = String(value)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// Two cells of the colour when colour output is on, else nothing.
+    static func swatch(_ color: Color?) -> String {
+        guard let color, Terminal.colorEnabled else { return "" }
+        let (r, g, b) = color.rgb8
+        return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
+    }
+
+    /// `Classic Red Bow Tie (R)`.
+    static func title(_ tie: BowTie) -> String {
+        let name = tie.name ?? tie.id.uuidString
+        return tie.searchKey.map { "\(name) (\($0))" } ?? name
+    }
+}
+
+/// The JSON form of a bow tie (`--json`).
+struct BowTieJSON: Encodable {
+    struct Photo: Encodable {
+        var bytes: Int
+        var sha256: String
+        var storage: String
+        var type: String?
+        var file: String?
+    }
+
+    var id: String
+    var name: String?
+    var searchKey: String?
+    var rating: Double
+    var timesWorn: Int32
+    var lastWorn: String?
+    var isFavorite: Bool
+    var url: String?
+    var tintColor: String?
+    var photo: Photo?
+
+    init(_ tie: BowTie, catalog: Catalog, photoType: String? = nil) {
+        id = tie.id.uuidString
+        name = tie.name
+        searchKey = tie.searchKey
+        rating = tie.rating
+        timesWorn = tie.timesWorn
+        lastWorn = tie.lastWorn.map(ISO8601.string(from:))
+        isFavorite = tie.isFavorite
+        url = tie.url?.absoluteString
+        tintColor = tie.tintColor?.hexString
+        photo = tie.photo.map {
+            Photo(
+                bytes: $0.byteCount, sha256: $0.sha256, storage: $0.storage.rawValue, type: photoType,
+                file: catalog.photoFileURL(for: tie)?.path)
+        }
+    }
+}
