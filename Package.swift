@@ -55,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BowTiesKitTests",
-            dependencies: ["BowTiesKit", "PropertyList"]
+            dependencies: ["BowTiesKit", "PropertyList", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -9,8 +9,8 @@ struct BowTies: ParsableCommand {
         commandName: "bowties",
         abstract: "A catalog for your bow ties: import, wear, rate, show, list and export.",
         discussion: """
-            The catalog is an SQLite file: --store PATH, else $BOWTIES_STORE, else
-            $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).
+            The catalog is an SQLite file: --store PATH, else $BOWTIES_STORE, else \
+            $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite). \
             Photos larger than 100 KiB are kept in files beside it.
 
             Start with `bowties import` (the bundled sample data), then `bowties list`.

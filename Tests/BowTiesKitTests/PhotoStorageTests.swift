@@ -39,9 +39,17 @@ struct PhotoStorageTests {
         let directory = try TemporaryDirectory()
         let catalog = try Catalog.temporary(in: directory)
         let large = Fixtures.photo(bytes: threshold * 2)
+        let small = Fixtures.photo(bytes: 1000)
         try catalog.save(BowTie(name: "A", searchKey: "A"), photo: .set(large))
         try catalog.save(BowTie(name: "B", searchKey: "B"), photo: .set(large))
+        try catalog.save(BowTie(name: "C", searchKey: "C"), photo: .set(small))
+        try catalog.save(BowTie(name: "D", searchKey: "D"), photo: .set(small))
         #expect(catalog.externalFiles.count == 1)
+        #expect(try catalog.storedBlobCount() == 2)
+        try catalog.delete("C")
+        #expect(try catalog.photoData(for: catalog.bowTie(matching: "D")) == small)
+        try catalog.delete("D")
+        #expect(try catalog.storedBlobCount() == 1)
     }
 
     @Test func replacingOrDeletingRemovesFilesNothingUses() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @testable import BowTiesKit
@@ -96,6 +97,11 @@ extension Catalog {
     /// A new catalog in `directory`.
     static func temporary(in directory: TemporaryDirectory) throws -> Catalog {
         try Catalog(url: directory.path("catalog.sqlite"))
+    }
+
+    /// Distinct photo contents stored (inline or external).
+    func storedBlobCount() throws -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM blob") ?? 0 }
     }
 
     /// The external photo files present.

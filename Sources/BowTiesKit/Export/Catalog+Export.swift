@@ -48,7 +48,7 @@ extension Catalog {
         let count = try read { db in
             try writer.write(row: Self.csvColumns)
             var count = 0
-            let rows = try Row.fetchCursor(db, sql: BowTie.selection + " ORDER BY rowid")
+            let rows = try Row.fetchCursor(db, sql: BowTie.selection + " ORDER BY bowtie.rowid")
             while let row = try rows.next() {
                 let tie = try BowTie(row: row, transformers: transformers)
                 try writer.write(row: Self.csvCells(tie))

@@ -73,10 +73,9 @@ private struct RecordImporter {
     var report = ImportReport()
     var number = 0
     var updatedIDs: Set<UUID> = []
-    /// Photos read so far, by real path: records often share photos.
-    var photoCache: [String: StoredPhoto] = [:]
-    var photoCacheBytes = 0
-    static let photoCacheLimit = 64 * 1024 * 1024
+    /// Photos stored so far, by real path: records often share photos, and
+    /// each is then read and hashed once per import.
+    var photoCache: [String: PhotoInfo] = [:]
 
     init(catalog: Catalog, db: Database, changes: PhotoChanges, images: ImageResolver, options: ImportOptions) throws {
         self.catalog = catalog
@@ -130,7 +129,7 @@ private struct RecordImporter {
             switch photo {
             case .keep: candidate.photo = previous.photo
             case .remove: candidate.photo = nil
-            case .store(let stored): candidate.photo = stored.info
+            case .store(let info): candidate.photo = info
             }
             if candidate == previous {
                 report.unchanged += 1
@@ -179,13 +178,10 @@ private struct RecordImporter {
                 throw failure("cannot read image \(path): \(error.localizedDescription)", "imageName", location)
             }
             let filesBefore = changes.created.count
-            let stored = try catalog.preparePhoto(data, threshold: threshold, changes, writeFiles: !options.dryRun)
+            let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)
             report.photoFilesWritten += changes.created.count - filesBefore
-            if photoCacheBytes + data.count <= Self.photoCacheLimit {
-                photoCache[path] = stored
-                photoCacheBytes += data.count
-            }
-            return .store(stored)
+            photoCache[path] = info
+            return .store(info)
         }
     }
 

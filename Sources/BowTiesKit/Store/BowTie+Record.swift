@@ -6,13 +6,13 @@ import GRDB
 // photos as inline bytes or a reference to a file).
 
 extension BowTie {
-    /// Every column but the inline photo bytes, in declaration order:
-    /// listing ties never loads photos.
-    static let selectedColumns = [
-        "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "tintColor",
-        "photoData_sha256", "photoData_size", "photoData_external",
-    ]
-    static let selection = "SELECT " + selectedColumns.joined(separator: ", ") + " FROM " + BowTieModel.tableName
+    /// Every attribute's column, and the photo's size and place from the
+    /// `blob` table (never its bytes: listing ties never loads photos).
+    static let selection = """
+        SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, tintColor,
+               photoData_sha256, blob.byteCount, blob.external
+        FROM \(BowTieModel.tableName) LEFT JOIN \(Catalog.blobTable) AS blob ON blob.sha256 = photoData_sha256
+        """
 
     /// Decodes a row selected with ``selection``.
     /// - Throws: `DatabaseError` for unreadable columns,
@@ -33,8 +33,8 @@ extension BowTie {
             tintColor = try Self.decodeColor(data, transformers: transformers, record: label)
         }
         if let sha256 = try row.decode(String?.self, atIndex: 9) {
-            let size: Int = try row.decode(atIndex: 10)
-            let external: Bool = try row.decode(atIndex: 11)
+            guard let size = try row.decode(Int?.self, atIndex: 10), let external = try row.decode(Bool?.self, atIndex: 11)
+            else { throw CatalogError(.storeIO, "the photo of \(label) refers to a blob the store does not have") }
             photo = PhotoInfo(byteCount: size, sha256: sha256, storage: external ? .external : .inline)
         }
     }
@@ -52,7 +52,7 @@ extension BowTie {
         }
     }
 
-    /// The arguments of ``insertSQL``/``updateSQL`` (all but the photo).
+    /// The arguments of ``insertSQL``/``updateSQL``, after the id.
     func fieldArguments(transformers: ValueTransformerRegistry) throws -> StatementArguments {
         var color: Data? = nil
         if let tintColor, let name = BowTieModel.entity["tintColor"]?.valueTransformerName {
@@ -60,37 +60,21 @@ extension BowTie {
         }
         return [
             name, searchKey, rating, Int64(timesWorn), lastWorn?.timeIntervalSince1970, isFavorite,
-            url?.absoluteString, color,
+            url?.absoluteString, color, photo?.sha256,
         ]
     }
 
-    static let fieldColumns = ["name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "tintColor"]
-    static let photoColumns = ["photoData", "photoData_sha256", "photoData_size", "photoData_external"]
+    static let fieldColumns = [
+        "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "tintColor", "photoData_sha256",
+    ]
 
     static let insertSQL: String = {
-        let columns = ["id"] + fieldColumns + photoColumns
+        let columns = ["id"] + fieldColumns
         return "INSERT INTO \(BowTieModel.tableName) (\(columns.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
     }()
 
-    static let updateFieldsSQL =
+    static let updateSQL =
         "UPDATE \(BowTieModel.tableName) SET "
         + fieldColumns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
-
-    static let updatePhotoSQL =
-        "UPDATE \(BowTieModel.tableName) SET "
-        + photoColumns.map { "\($0) = ?" }.joined(separator: ", ") + " WHERE id = ?"
-}
-
-/// A photo ready to be written to a row: where it is stored, and the bytes
-/// when they go inline.
-struct StoredPhoto {
-    var info: PhotoInfo
-    var inlineBytes: Data?
-
-    var arguments: StatementArguments {
-        [inlineBytes, info.sha256, info.byteCount, info.storage == .external]
-    }
-
-    static let none: StatementArguments = [nil, nil, nil, false]
 }

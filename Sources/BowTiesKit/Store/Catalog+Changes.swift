@@ -49,8 +49,8 @@ extension Catalog {
         try write { db, changes in
             let tie = try resolve(key, db)
             try db.execute(sql: "DELETE FROM \(BowTieModel.tableName) WHERE id = ?", arguments: [tie.id.uuidString])
-            if let photo = tie.photo, photo.storage == .external {
-                changes.released.insert(photo.sha256)
+            if let photo = tie.photo {
+                try releasePhoto(photo, db, changes)
             }
             return tie
         }
@@ -64,7 +64,14 @@ extension Catalog {
             let existing = try resolve(key, db)
             var tie = existing
             try body(&tie)
-            return try save(tie, photo: photo, replacing: existing, db, changes, writeFiles: true)
+            let resolved: ResolvedPhoto
+            switch photo {
+            case .keep: resolved = .keep
+            case .remove: resolved = .remove
+            case .set(let data):
+                resolved = .store(try storePhoto(data, threshold: Self.threshold(db), db, changes, writeFiles: true))
+            }
+            return try save(tie, photo: resolved, replacing: existing, db, changes)
         }
     }
 }

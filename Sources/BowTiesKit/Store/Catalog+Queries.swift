@@ -16,12 +16,12 @@ public enum BowTieOrder: String, Sendable, CaseIterable {
 
     var sql: String {
         switch self {
-        case .added: "rowid"
-        case .key: "searchKey COLLATE NOCASE, rowid"
-        case .name: "name COLLATE NOCASE, rowid"
-        case .rating: "rating, rowid"
-        case .timesWorn: "timesWorn, rowid"
-        case .lastWorn: "lastWorn IS NOT NULL, lastWorn, rowid"
+        case .added: "bowtie.rowid"
+        case .key: "searchKey COLLATE NOCASE, bowtie.rowid"
+        case .name: "name COLLATE NOCASE, bowtie.rowid"
+        case .rating: "rating, bowtie.rowid"
+        case .timesWorn: "timesWorn, bowtie.rowid"
+        case .lastWorn: "lastWorn IS NOT NULL, lastWorn, bowtie.rowid"
         }
     }
 }
@@ -96,8 +96,7 @@ extension Catalog {
         case .inline:
             let data = try read { db in
                 try Data.fetchOne(
-                    db, sql: "SELECT photoData FROM \(BowTieModel.tableName) WHERE id = ?",
-                    arguments: [tie.id.uuidString])
+                    db, sql: "SELECT data FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [info.sha256])
             }
             guard let data, data.sha256Hex == info.sha256 else {
                 throw CatalogError(.photoUnavailable, "the inline photo of \(tie.label) does not match its SHA-256")

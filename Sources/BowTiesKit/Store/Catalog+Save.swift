@@ -5,7 +5,7 @@ import GRDB
 public enum PhotoUpdate: Sendable {
     /// Leave the stored photo as it is.
     case keep
-    /// Remove the photo (its file goes when nothing else uses it).
+    /// Remove the photo (its bytes go when nothing else uses them).
     case remove
     /// Store these bytes, inline or in a file depending on their size.
     case set(Data)
@@ -21,80 +21,94 @@ extension Catalog {
     public func save(_ tie: BowTie, photo: PhotoUpdate = .keep) throws -> BowTie {
         try write { db, changes in
             let existing = try fetchOne(id: tie.id, db)
-            return try save(tie, photo: photo, replacing: existing, db, changes, writeFiles: true)
+            let resolved: ResolvedPhoto
+            switch photo {
+            case .keep: resolved = .keep
+            case .remove: resolved = .remove
+            case .set(let data):
+                resolved = .store(try storePhoto(data, threshold: Self.threshold(db), db, changes, writeFiles: true))
+            }
+            return try save(tie, photo: resolved, replacing: existing, db, changes)
         }
     }
 
-    /// The save routine every change goes through, inside a transaction.
-    func save(
-        _ tie: BowTie, photo: PhotoUpdate, replacing existing: BowTie?, _ db: Database,
-        _ changes: PhotoChanges, writeFiles: Bool
-    ) throws -> BowTie {
-        let resolved: ResolvedPhoto
-        switch photo {
-        case .keep: resolved = .keep
-        case .remove: resolved = .remove
-        case .set(let data):
-            resolved = .store(
-                try preparePhoto(data, threshold: Self.threshold(db), changes, writeFiles: writeFiles))
-        }
-        return try save(tie, photo: resolved, replacing: existing, db, changes)
-    }
-
-    /// A photo change whose bytes are already hashed and placed.
+    /// A photo change whose bytes are already stored in the `blob` table.
     enum ResolvedPhoto {
         case keep
         case remove
-        case store(StoredPhoto)
+        case store(PhotoInfo)
     }
 
+    /// The save routine every change goes through, inside a transaction:
+    /// validate, check the search key, write the row, release the photo
+    /// the record no longer uses.
     func save(
         _ tie: BowTie, photo: ResolvedPhoto, replacing existing: BowTie?, _ db: Database,
         _ changes: PhotoChanges, checkSearchKey: Bool = true
     ) throws -> BowTie {
         var tie = tie
-        var stored: StoredPhoto?
         switch photo {
-        case .keep:
-            tie.photo = existing?.photo
-        case .remove:
-            tie.photo = nil
-        case .store(let photo):
-            stored = photo
-            tie.photo = photo.info
+        case .keep: tie.photo = existing?.photo
+        case .remove: tie.photo = nil
+        case .store(let info): tie.photo = info
         }
         try BowTieModel.entity.validate(tie)
         if checkSearchKey { try checkSearchKeyIsFree(tie, db) }
         let fields = try tie.fieldArguments(transformers: transformers)
         if existing == nil {
-            try db.cachedStatement(sql: BowTie.insertSQL).execute(
-                arguments: [tie.id.uuidString] + fields + (stored?.arguments ?? StoredPhoto.none))
+            try db.cachedStatement(sql: BowTie.insertSQL).execute(arguments: [tie.id.uuidString] + fields)
         } else {
-            try db.cachedStatement(sql: BowTie.updateFieldsSQL).execute(arguments: fields + [tie.id.uuidString])
-            if case .keep = photo {} else {
-                try db.cachedStatement(sql: BowTie.updatePhotoSQL).execute(
-                    arguments: (stored?.arguments ?? StoredPhoto.none) + [tie.id.uuidString])
-            }
+            try db.cachedStatement(sql: BowTie.updateSQL).execute(arguments: fields + [tie.id.uuidString])
         }
-        if let old = existing?.photo, old.storage == .external, old.sha256 != tie.photo?.sha256 {
-            changes.released.insert(old.sha256)
+        if let old = existing?.photo, old.sha256 != tie.photo?.sha256 {
+            try releasePhoto(old, db, changes)
         }
         return tie
     }
 
-    /// Hashes a photo and decides where it goes; writes the external file
-    /// (unless this is a dry run) while the transaction holds the write lock.
-    func preparePhoto(
-        _ data: Data, threshold: Int, _ changes: PhotoChanges, writeFiles: Bool, sha256: String? = nil
-    ) throws -> StoredPhoto {
+    /// Makes sure the `blob` table holds `data`: once per content, inline up
+    /// to `threshold` bytes, else in a file written (unless this is a dry
+    /// run) while the transaction holds the write lock.
+    ///
+    /// Content already stored keeps its place; a missing external file is
+    /// written again from these bytes.
+    func storePhoto(
+        _ data: Data, threshold: Int, _ db: Database, _ changes: PhotoChanges, writeFiles: Bool,
+        sha256: String? = nil
+    ) throws -> PhotoInfo {
         let sha256 = sha256 ?? data.sha256Hex
-        if data.count <= threshold {
-            return StoredPhoto(info: PhotoInfo(byteCount: data.count, sha256: sha256, storage: .inline), inlineBytes: data)
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT byteCount, external FROM \(Self.blobTable) WHERE sha256 = ?"),
+            arguments: [sha256])
+        {
+            let external: Bool = row[1]
+            if external, writeFiles, try photos.store(data, sha256: sha256) {
+                changes.created.insert(sha256)
+            }
+            return PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline)
         }
-        if writeFiles, try photos.store(data, sha256: sha256) {
+        let external = data.count > threshold
+        if external, writeFiles, try photos.store(data, sha256: sha256) {
             changes.created.insert(sha256)
         }
-        return StoredPhoto(info: PhotoInfo(byteCount: data.count, sha256: sha256, storage: .external), inlineBytes: nil)
+        try db.cachedStatement(
+            sql: "INSERT INTO \(Self.blobTable) (sha256, byteCount, external, data) VALUES (?, ?, ?, ?)"
+        ).execute(arguments: [sha256, data.count, external, external ? nil : data])
+        return PhotoInfo(byteCount: data.count, sha256: sha256, storage: external ? .external : .inline)
+    }
+
+    /// Drops a photo's blob when no record uses it any more (in the
+    /// transaction); its external file goes after the commit.
+    func releasePhoto(_ photo: PhotoInfo, _ db: Database, _ changes: PhotoChanges) throws {
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM \(Self.blobTable) WHERE sha256 = ?
+                AND NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)
+                """
+        ).execute(arguments: [photo.sha256, photo.sha256])
+        if photo.storage == .external {
+            changes.released.insert(photo.sha256)
+        }
     }
 
     private func checkSearchKeyIsFree(_ tie: BowTie, _ db: Database) throws {

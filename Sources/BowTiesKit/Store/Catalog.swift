@@ -158,7 +158,7 @@ public final class Catalog: Sendable {
         return result
     }
 
-    /// Removes the files among `hashes` that no record refers to. A failure
+    /// Removes the files among `hashes` that no blob refers to. A failure
     /// here leaves an orphan file, never a dangling reference.
     func removeUnreferencedPhotos(_ hashes: Set<String>) {
         guard !hashes.isEmpty else { return }
@@ -173,7 +173,7 @@ public final class Catalog: Sendable {
     static func isReferenced(_ sha256: String, _ db: Database) throws -> Bool {
         try Bool.fetchOne(
             db,
-            sql: "SELECT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_external AND photoData_sha256 = ?)",
+            sql: "SELECT EXISTS (SELECT 1 FROM \(blobTable) WHERE sha256 = ? AND external)",
             arguments: [sha256]) ?? false
     }
 

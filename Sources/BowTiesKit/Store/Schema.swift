@@ -1,15 +1,11 @@
 import GRDB
 
 extension AttributeDescription {
-    /// The columns that hold this attribute. Binary data that allows
-    /// external storage takes four: the inline bytes (NULL when external),
-    /// the SHA-256 (which names the external file), the size, and where
-    /// the bytes are.
-    var columnNames: [String] {
-        if type == .binaryData && allowsExternalStorage {
-            return [name, name + "_sha256", name + "_size", name + "_external"]
-        }
-        return [name]
+    /// The column that holds this attribute. Binary data is stored once
+    /// per content in the `blob` table; the record's column holds its
+    /// SHA-256.
+    var columnName: String {
+        type == .binaryData ? name + "_sha256" : name
     }
 }
 
@@ -43,12 +39,7 @@ extension EntityDescription {
                 case .transformable:
                     t.column(name, .blob)
                 case .binaryData:
-                    t.column(name, .blob)
-                    if attribute.allowsExternalStorage {
-                        t.column(name + "_sha256", .text)
-                        t.column(name + "_size", .integer)
-                        t.column(name + "_external", .boolean).notNull().defaults(to: false)
-                    }
+                    t.column(attribute.columnName, .text).references(Catalog.blobTable)
                 }
             }
         }
@@ -57,22 +48,28 @@ extension EntityDescription {
             try db.execute(
                 sql: "CREATE INDEX \(table)_\(attribute.name)_nocase ON \(table)(\(attribute.name) COLLATE NOCASE)")
         }
-        for attribute in attributes where attribute.allowsExternalStorage {
-            // "Is this external file still referenced?" must be cheap.
-            try db.execute(
-                sql: """
-                    CREATE INDEX \(table)_\(attribute.name)_files ON \(table)(\(attribute.name)_sha256)
-                    WHERE \(attribute.name)_external
-                    """)
+        for attribute in attributes where attribute.type == .binaryData {
+            // "Does any record still use this blob?" must be cheap.
+            try db.create(index: "\(table)_\(attribute.columnName)", on: table, columns: [attribute.columnName])
         }
     }
 }
 
 extension Catalog {
+    static let blobTable = "blob"
+
     /// The store's schema history. Identifiers never change once released.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: bow ties and settings") { db in
+        migrator.registerMigration("v1: bow ties, blobs and settings") { db in
+            // Binary values, once per content: inline bytes, or NULL when
+            // the bytes are in the external file named by the hash.
+            try db.create(table: blobTable) { t in
+                t.primaryKey("sha256", .text)
+                t.column("byteCount", .integer).notNull()
+                t.column("external", .boolean).notNull()
+                t.column("data", .blob)
+            }
             try BowTieModel.entity.createTable(named: BowTieModel.tableName, in: db)
             try db.create(table: "setting") { t in
                 t.primaryKey("key", .text)

@@ -8,8 +8,8 @@ extension BowTies {
         static let configuration = CommandConfiguration(
             abstract: "Show where the catalog is and its settings, or change them.",
             discussion: """
-                --photo-threshold sets the size above which photos saved from now on are kept
-                in files beside the catalog instead of inside it (default 102400, 100 KiB).
+                --photo-threshold sets the size above which photos saved from now on are kept \
+                in files beside the catalog instead of inside it (default 102400, 100 KiB). \
                 Photos already stored stay where they are.
                 """)
 

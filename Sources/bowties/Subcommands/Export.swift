@@ -8,9 +8,9 @@ extension BowTies {
         static let configuration = CommandConfiguration(
             abstract: "Export the catalog as CSV (or JSON with --json).",
             discussion: """
-                CSV per RFC 4180 (UTF-8, CRLF line ends), a header row, then one row per tie:
-                \(Catalog.csvColumns.joined(separator: ", ")).
-                lastWorn is ISO 8601 UTC, tintColor #RRGGBB, photoBytes and photoSHA256
+                CSV per RFC 4180 (UTF-8, CRLF line ends), a header row, then one row per tie: \
+                \(Catalog.csvColumns.joined(separator: ", ")). \
+                lastWorn is ISO 8601 UTC, tintColor #RRGGBB, photoBytes and photoSHA256 \
                 describe the photo. A file given with --output is written atomically.
                 """)
 

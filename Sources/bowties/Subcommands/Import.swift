@@ -8,16 +8,16 @@ extension BowTies {
         static let configuration = CommandConfiguration(
             abstract: "Import bow ties from an XML property list (the sample data by default).",
             discussion: """
-                Reads an Apple XML property list whose root <array> holds one <dict> per bow tie
-                (keys: id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,
+                Reads an Apple XML property list whose root <array> holds one <dict> per bow tie \
+                (keys: id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, \
                 tintColor, imageName). Without FILE, imports the bundled sample data.
 
-                Records are matched by id: ties already in the catalog are left as they are
-                (what you wore and rated is kept) unless you pass --update. A record without an
+                Records are matched by id: ties already in the catalog are left as they are \
+                (what you wore and rated is kept) unless you pass --update. A record without an \
                 id gets one derived from its search key and name, so re-importing is safe.
 
-                The import is all or nothing: one invalid record stops it with its file:line
-                and nothing is written. Photos named by imageName are read from --images
+                The import is all or nothing: one invalid record stops it with its file:line \
+                and nothing is written. Photos named by imageName are read from --images \
                 (default: Images/ beside FILE), as written or with .png added.
                 """)
 

@@ -10,8 +10,8 @@ extension BowTies {
         static let configuration = CommandConfiguration(
             abstract: "List the bow ties in the catalog.",
             discussion: """
-                Shows one line per tie: search key, name, rating, times worn, last worn,
-                favourite (*) and colour (a swatch when the terminal has colour; set NO_COLOR
+                Shows one line per tie: search key, name, rating, times worn, last worn, \
+                favourite (*) and colour (a swatch when the terminal has colour; set NO_COLOR \
                 to turn it off).
                 """)
 

@@ -10,9 +10,9 @@ extension BowTies {
             discussion: KeyArgument.discussion + """
 
 
-                Without an option, describes the photo. Photos up to the store's threshold
-                (100 KiB unless `bowties config` says otherwise) are kept inside the catalog;
-                larger ones in files named by their SHA-256 beside it, shared by identical
+                Without an option, describes the photo. Photos up to the store's threshold \
+                (100 KiB unless `bowties config` says otherwise) are kept inside the catalog; \
+                larger ones in files named by their SHA-256 beside it, shared by identical \
                 photos and removed when no tie uses them any more.
                 """)
 

@@ -55,7 +55,7 @@ enum KeyArgument {
         "The tie's search key (e.g. R), or its id or the first 4+ characters of it.",
         valueName: "key")
     static let discussion = """
-        KEY is a search key, matched exactly, else ignoring case when only one tie
+        KEY is a search key, matched exactly, else ignoring case when only one tie \
         matches; or a full id; or a unique prefix of an id (at least 4 characters).
         """
 }

@@ -16,8 +16,8 @@ enum ExitStatus: Int32 {
     case storeBusy = 75
 
     static let helpText = """
-        Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data
-        (validation, malformed input), 66 input not found or unreadable, 73 cannot
+        Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
+        (validation, malformed input), 66 input not found or unreadable, 73 cannot \
         create output, 74 store I/O error or not a bowties store, 75 store busy.
         """
 
