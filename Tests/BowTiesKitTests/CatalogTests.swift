@@ -126,15 +126,21 @@ struct CatalogTests {
                 lastWorn: Date(timeIntervalSince1970: 1_403_201_724), isFavorite: true,
                 url: URL(string: "https://example.com/r"), tintColor: Color(red8: 200, green8: 30, blue8: 45)))
         let output = directory.path("out/ties.csv")
-        try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
         #expect(try catalog.exportCSV(to: .file(output)) == 1)
         let text = try String(contentsOf: output, encoding: .utf8)
         let lines = text.components(separatedBy: "\r\n")
-        #expect(lines[0] == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256")
-        #expect(lines[1].hasSuffix(",\"Red, \"\"bold\"\"\",R,3.5,2,2014-06-19T18:15:24Z,true,https://example.com/r,#C81E2D,,"))
+        #expect(
+            lines[0] == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256")
+        #expect(
+            lines[1].hasSuffix(
+                ",\"Red, \"\"bold\"\"\",R,3.5,2,2014-06-19T18:15:24Z,true,https://example.com/r,#C81E2D,,"))
         #expect(lines.count == 3 && lines[2].isEmpty)
         // Written atomically: no temporary file is left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path) == ["ties.csv"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path) == ["ties.csv"]
+        )
     }
 
     @Test func exportToAMissingFolderFailsWithoutLeavingFiles() throws {

@@ -128,7 +128,8 @@ struct ImportTests {
     func refusedImageNamesAbortTheImport(name: String) throws {
         let directory = try TemporaryDirectory()
         try directory.write("secret", to: "secret.png")
-        try FileManager.default.createDirectory(at: directory.path("in/Images/folder"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.path("in/Images/folder"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(
             atPath: directory.path("in/Images/link.png").path, withDestinationPath: directory.path("secret.png").path)
         let file = try directory.write(
@@ -169,7 +170,8 @@ struct ImportTests {
         let id = UUID().uuidString
         let catalog = try Catalog.temporary(in: directory)
         let sameID = try directory.write(
-            Fixtures.plist([Fixtures.record(key: "A", name: "A", id: id), Fixtures.record(key: "B", name: "B", id: id)]),
+            Fixtures.plist([Fixtures.record(key: "A", name: "A", id: id), Fixtures.record(key: "B", name: "B", id: id)]
+            ),
             to: "ids.plist")
         let sameKey = try directory.write(
             Fixtures.plist([Fixtures.record(key: "A", name: "A"), Fixtures.record(key: "A", name: "B")]),
@@ -186,7 +188,8 @@ struct ImportTests {
         #expect(try catalog.count() == 0)
         try catalog.save(BowTie(name: "Stored", searchKey: "A"))
         do {
-            try catalog.importPropertyList(at: directory.write(Fixtures.plist([Fixtures.record(key: "A", name: "New")]), to: "c.plist"))
+            try catalog.importPropertyList(
+                at: directory.write(Fixtures.plist([Fixtures.record(key: "A", name: "New")]), to: "c.plist"))
             Issue.record("a search key already in the catalog was accepted")
         } catch let error as ImportError {
             #expect(error.message.contains("already used in the catalog"))

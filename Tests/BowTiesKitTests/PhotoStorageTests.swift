@@ -85,7 +85,9 @@ struct PhotoStorageTests {
         try catalog.save(BowTie(name: "B", searchKey: "B"), photo: .set(large))
         var tie = try catalog.bowTie(matching: "B")
         tie.rating = -2
-        #expect(throws: ValidationError.self) { try catalog.save(tie, photo: .set(Fixtures.photo(bytes: threshold * 2, seed: 9))) }
+        #expect(throws: ValidationError.self) {
+            try catalog.save(tie, photo: .set(Fixtures.photo(bytes: threshold * 2, seed: 9)))
+        }
         #expect(catalog.externalFiles == [large.sha256Hex])
         #expect(try catalog.photoData(for: catalog.bowTie(matching: "B")) == large)
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import CSV
 import Foundation
 import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where an export goes.
 public enum ExportDestination: Sendable {
@@ -87,7 +88,8 @@ private func writeToStandardOutput(_ bytes: [UInt8]) throws {
             let written = Glibc.write(1, base + offset, raw.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
-                throw CatalogError(.cannotCreateOutput, "cannot write to standard output: \(String(cString: strerror(errno)))")
+                throw CatalogError(
+                    .cannotCreateOutput, "cannot write to standard output: \(String(cString: strerror(errno)))")
             }
             offset += written
         }

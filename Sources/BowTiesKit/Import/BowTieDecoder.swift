@@ -53,7 +53,8 @@ struct BowTieDecoder {
             locations[attribute.name] = entry.item.location
             if attribute.type == .binaryData {
                 guard case .string(let name) = entry.item.value else {
-                    throw failure(entry, "expected <string> (an image file name), found \(entry.item.value.elementName)")
+                    throw failure(
+                        entry, "expected <string> (an image file name), found \(entry.item.value.elementName)")
                 }
                 imageName = (name, entry.item.location)
                 continue
@@ -107,7 +108,8 @@ struct BowTieDecoder {
             return .uri(text)
         case (.uuid, .string(let text)):
             guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
-                throw DecodingFailure(message: "\"\(text)\" is not a UUID (expected the form E621E1F8-C36C-495A-93FC-0C247A3E6E5F)")
+                throw DecodingFailure(
+                    message: "\"\(text)\" is not a UUID (expected the form E621E1F8-C36C-495A-93FC-0C247A3E6E5F)")
             }
             return .uuid(id)
         case (.double, .real(let number)):
@@ -151,7 +153,8 @@ struct BowTieDecoder {
         var components: [String: Double] = [:]
         for entry in dictionary.entries {
             guard ["red", "green", "blue", "alpha"].contains(entry.key) else {
-                throw DecodingFailure(message: "unknown colour component \"\(entry.key)\" (expected red, green, blue, alpha)")
+                throw DecodingFailure(
+                    message: "unknown colour component \"\(entry.key)\" (expected red, green, blue, alpha)")
             }
             switch entry.item.value {
             case .integer(let value) where (0...255).contains(value):
@@ -193,9 +196,11 @@ struct BowTieDecoder {
         var bytes = Array(SHA256.hash(data: input).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (
-            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// Builds the typed value; only called on values that passed validation.

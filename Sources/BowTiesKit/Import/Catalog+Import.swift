@@ -111,7 +111,8 @@ private struct RecordImporter {
         }
         if let key = tie.searchKey,
             let holder = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT rowid, name FROM \(BowTieModel.tableName) WHERE searchKey = ? AND id != ?"),
+                db.cachedStatement(
+                    sql: "SELECT rowid, name FROM \(BowTieModel.tableName) WHERE searchKey = ? AND id != ?"),
                 arguments: [key, tie.id.uuidString])
         {
             let rowid: Int64 = holder[0]
@@ -166,7 +167,8 @@ private struct RecordImporter {
             report.warnings.append(
                 ImportWarning(
                     location: location,
-                    message: "record \(number) (\(record.tie.label)): image \"\(name)\" not found (tried \(tried.joined(separator: ", "))); "
+                    message:
+                        "record \(number) (\(record.tie.label)): image \"\(name)\" not found (tried \(tried.joined(separator: ", "))); "
                         + (options.update ? "keeping the stored photo, if any" : "imported without a photo")))
             return .keep
         case .found(let path):

@@ -1,8 +1,9 @@
+import Foundation
+import PropertyList
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import PropertyList
 
 /// Finds the photo files that records name, inside one images folder and
 /// nowhere else.
@@ -65,7 +66,8 @@ struct ImageResolver {
             }
             guard Int(info.st_size) <= Self.maximumPhotoSize else {
                 throw ImageRefusal(
-                    "image \"\(candidate)\" is \(info.st_size) bytes, more than the \(Self.maximumPhotoSize / 1_048_576) MiB a photo may have")
+                    "image \"\(candidate)\" is \(info.st_size) bytes, more than the \(Self.maximumPhotoSize / 1_048_576) MiB a photo may have"
+                )
             }
             return .found(path: real)
         }

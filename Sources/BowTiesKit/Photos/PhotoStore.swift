@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
 
 /// The folder of external photo files beside a store, Core Data's
 /// `.<Store>_SUPPORT/_EXTERNAL_DATA/`.
@@ -65,7 +66,9 @@ struct PhotoStore: Sendable {
         do {
             data = try Data(contentsOf: source)
         } catch {
-            throw CatalogError(.photoUnavailable, "cannot read the photo of \(record) at \(source.path): \(error.localizedDescription)")
+            throw CatalogError(
+                .photoUnavailable, "cannot read the photo of \(record) at \(source.path): \(error.localizedDescription)"
+            )
         }
         let actual = data.sha256Hex
         guard actual == sha256 else {

@@ -33,7 +33,8 @@ extension BowTie {
             tintColor = try Self.decodeColor(data, transformers: transformers, record: label)
         }
         if let sha256 = try row.decode(String?.self, atIndex: 9) {
-            guard let size = try row.decode(Int?.self, atIndex: 10), let external = try row.decode(Bool?.self, atIndex: 11)
+            guard let size = try row.decode(Int?.self, atIndex: 10),
+                let external = try row.decode(Bool?.self, atIndex: 11)
             else { throw CatalogError(.storeIO, "the photo of \(label) refers to a blob the store does not have") }
             photo = PhotoInfo(byteCount: size, sha256: sha256, storage: external ? .external : .inline)
         }

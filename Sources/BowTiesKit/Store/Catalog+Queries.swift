@@ -1,8 +1,9 @@
+import Foundation
+import GRDB
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
-import GRDB
 
 /// How `list` orders bow ties.
 public enum BowTieOrder: String, Sendable, CaseIterable {
@@ -44,7 +45,8 @@ extension Catalog {
         func single(_ matches: [BowTie], _ what: String) throws -> BowTie? {
             guard matches.count > 1 else { return matches.first }
             throw CatalogError(
-                .ambiguousKey, "\"\(key)\" matches several bow ties by \(what): "
+                .ambiguousKey,
+                "\"\(key)\" matches several bow ties by \(what): "
                     + matches.map(\.label).joined(separator: ", ") + (matches.count == 2 ? ", ..." : ""),
                 hint: "Use the exact search key or more characters of the id.")
         }
@@ -142,7 +144,8 @@ extension Catalog {
         guard Int(info.st_size) <= ImageResolver.maximumPhotoSize else {
             throw CatalogError(
                 .invalidInput,
-                "\(url.path) is \(info.st_size) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have")
+                "\(url.path) is \(info.st_size) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have"
+            )
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: real))

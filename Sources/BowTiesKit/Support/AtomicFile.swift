@@ -1,9 +1,10 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import Foundation
 
 /// A file written under a temporary name in its final directory, flushed to
 /// disk and renamed into place, so readers see the old file or the whole new

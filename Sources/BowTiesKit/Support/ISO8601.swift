@@ -13,7 +13,9 @@ public enum ISO8601 {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
-        let hour = rest / 3600, minute = (rest % 3600) / 60, second = rest % 60
+        let hour = rest / 3600
+        let minute = (rest % 3600) / 60
+        let second = rest % 60
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T"
             + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "Z"
     }

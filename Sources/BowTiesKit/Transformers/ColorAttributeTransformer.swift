@@ -20,7 +20,8 @@ public struct ColorAttributeTransformer: AttributeValueTransformer {
             throw TransformerError.unsupportedValue(transformer: Self.name, value: value.displayText)
         }
         guard color.isValid else {
-            throw TransformerError.unsupportedValue(transformer: Self.name, value: "a colour with components outside 0...1")
+            throw TransformerError.unsupportedValue(
+                transformer: Self.name, value: "a colour with components outside 0...1")
         }
         var bytes = Self.magic
         bytes.reserveCapacity(Self.encodedCount)

@@ -70,7 +70,9 @@ extension AttributeDescription {
         guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
         let scheme = text[..<colon]
         guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0) })
+            scheme.unicodeScalars.allSatisfy({
+                $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0)
+            })
         else { return false }
         let rest = text[text.index(after: colon)...]
         guard !rest.isEmpty else { return false }

@@ -9,7 +9,8 @@ struct CatalogOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The catalog file to use.",
-            discussion: "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).",
+            discussion:
+                "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).",
             valueName: "path"))
     var store: String?
 

@@ -14,7 +14,9 @@ extension BowTies {
                 describe the photo. A file given with --output is written atomically.
                 """)
 
-        @Option(help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"), completion: .file())
+        @Option(
+            help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"), completion: .file()
+        )
         var output: String?
 
         @OptionGroup var options: CatalogOptions

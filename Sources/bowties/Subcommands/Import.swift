@@ -24,7 +24,8 @@ extension BowTies {
         @Argument(help: "The property list to import (default: the sample data).", completion: .file())
         var file: String?
 
-        @Option(help: ArgumentHelp("The folder image names resolve against.", valueName: "folder"), completion: .directory)
+        @Option(
+            help: ArgumentHelp("The folder image names resolve against.", valueName: "folder"), completion: .directory)
         var images: String?
 
         @Flag(help: "Overwrite ties that already exist with the file's values.")
@@ -59,7 +60,8 @@ extension BowTies {
             if report.photos > 0 {
                 Output.line(
                     "\(report.photos) photo\(report.photos == 1 ? "" : "s") saved; "
-                        + "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s") in \(catalog.externalPhotoDirectory.path).")
+                        + "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s") in \(catalog.externalPhotoDirectory.path)."
+                )
             }
         }
     }

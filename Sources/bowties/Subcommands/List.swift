@@ -34,7 +34,10 @@ extension BowTies {
                 return
             }
             if ties.isEmpty {
-                Output.line(favorites ? "No favourites yet: mark one with `bowties favorite KEY`." : "The catalog is empty: add ties with `bowties import`.")
+                Output.line(
+                    favorites
+                        ? "No favourites yet: mark one with `bowties favorite KEY`."
+                        : "The catalog is empty: add ties with `bowties import`.")
                 return
             }
             let header = ["KEY", "NAME", "RATING", "WORN", "LAST WORN", "FAV", "COLOUR"]
@@ -57,7 +60,9 @@ extension BowTies {
             }
             let favourites = ties.filter(\.isFavorite).count
             Output.line()
-            Output.line("\(ties.count) bow tie\(ties.count == 1 ? "" : "s"), \(favourites) favourite\(favourites == 1 ? "" : "s")")
+            Output.line(
+                "\(ties.count) bow tie\(ties.count == 1 ? "" : "s"), \(favourites) favourite\(favourites == 1 ? "" : "s")"
+            )
         }
     }
 }

@@ -19,7 +19,9 @@ extension BowTies {
         @Argument(help: KeyArgument.help)
         var key: String
 
-        @Option(help: ArgumentHelp("Write the photo to this file ('-' for standard output).", valueName: "file"), completion: .file())
+        @Option(
+            help: ArgumentHelp("Write the photo to this file ('-' for standard output).", valueName: "file"),
+            completion: .file())
         var output: String?
 
         @Option(help: ArgumentHelp("Replace the photo with this image file.", valueName: "file"), completion: .file())
@@ -58,7 +60,8 @@ extension BowTies {
                     if options.json {
                         try Output.json(["file": output, "bytes": String(count)])
                     } else {
-                        Output.line("Wrote the photo of \(Output.title(tie)) to \(output) (\(Output.grouped(count)) bytes).")
+                        Output.line(
+                            "Wrote the photo of \(Output.title(tie)) to \(output) (\(Output.grouped(count)) bytes).")
                     }
                 }
             } else {

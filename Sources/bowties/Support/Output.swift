@@ -37,9 +37,10 @@ enum Output {
     static func relative(_ date: Date, now: Date = Date()) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let days = calendar.dateComponents(
-            [.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)
-        ).day ?? 0
+        let days =
+            calendar.dateComponents(
+                [.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)
+            ).day ?? 0
         switch days {
         case ..<0: return "in the future"
         case 0: return "today"

@@ -1,7 +1,8 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
 
 /// Standard streams, and whether to colour output.
 enum Terminal {
