@@ -206,6 +206,10 @@ public final class PropertyListReader {
     ///
     /// Only the value returned is built in memory.
     ///
+    /// libxml2 parses a chunk of input ahead of the values returned, so a
+    /// document that is not well-formed XML may fail a few values before
+    /// the place its error points at.
+    ///
     /// - Returns: the next value with its location, or `nil` at the end.
     /// - Throws: ``PropertyListError`` at the first problem; every later
     ///   call throws the same error.
@@ -399,7 +403,9 @@ public final class PropertyListReader {
     ) -> PropertyListDictionary.Entry? {
         if container.keyIndex == nil {
             guard container.entries.count >= 16 else {
-                return container.entries.first { $0.key == key }
+                // Comparing lengths first skips most string comparisons.
+                let length = key.utf8.count
+                return container.entries.first { $0.key.utf8.count == length && $0.key == key }
             }
             var index: [String: Int] = [:]
             for (position, entry) in container.entries.enumerated() {
@@ -537,8 +543,12 @@ public final class PropertyListReader {
             case .comment, .processingInstruction, .other:
                 continue
             case .documentType(let hasInternalSubset):
+                // Only reached when the prolog scan could not see the DTD
+                // (a very long prolog, UTF-16); libxml2 does not say where
+                // the DTD is, so the error has no location.
                 if hasInternalSubset {
-                    throw PropertyListError(.forbiddenDeclaration, Self.internalSubsetMessage, at: xml.location)
+                    throw PropertyListError(
+                        .forbiddenDeclaration, Self.internalSubsetMessage, file: xml.displayName)
                 }
             case .entityReference:
                 throw entityReferenceError()

@@ -10,8 +10,13 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var file: String
     /// 1-based line number.
     public var line: Int
-    /// 1-based column number (best effort: libxml2 reports the parser's
-    /// position, which for an element is the end of its start tag).
+    /// 1-based column number, counted in characters (a tab counts one).
+    ///
+    /// For values and keys it is the column of the start tag's `<`: exact
+    /// whenever the element starts a line, as in every pretty-printed
+    /// property list, and an estimate after entity references earlier on
+    /// the same line. For malformed XML it is where libxml2 noticed the
+    /// problem, usually just after it.
     public var column: Int
 
     public init(file: String, line: Int, column: Int) {

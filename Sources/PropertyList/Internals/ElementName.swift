@@ -71,6 +71,19 @@ enum ElementName: Equatable {
         }
     }
 
+    /// The name's length in bytes (0 for ``other``), for column counting
+    /// without making a `String`.
+    var byteCount: Int {
+        switch self {
+        case .key: 3
+        case .dict, .data, .date, .real, .true: 4
+        case .plist, .array, .false: 5
+        case .string: 6
+        case .integer: 7
+        case .other: 0
+        }
+    }
+
     /// Whether the element is a property-list object (everything but
     /// `<plist>`, `<key>` and unknown elements).
     var isObject: Bool {

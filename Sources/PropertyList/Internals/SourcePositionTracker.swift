@@ -73,19 +73,19 @@ struct SourcePositionTracker {
     ) -> (line: Int, column: Int) {
         let start = (line, column)
         var newlines = 0
-        var charactersAfterLastNewline = 0
+        var characters = 0
         for byte in bytes {
             if byte == 0x0A {
                 newlines += 1
-                charactersAfterLastNewline = 0
+                characters = 0
             } else if byte & 0xC0 != 0x80 {
-                charactersAfterLastNewline += 1
+                characters += 1
             }
         }
         if newlines == 0 {
-            column += prefixWidth + charactersAfterLastNewline + suffixWidth
+            column += prefixWidth + characters + suffixWidth
         } else {
-            column = 1 + charactersAfterLastNewline + suffixWidth
+            column = 1 + characters + suffixWidth
         }
         line = max(recordedLine ?? 0, line + newlines)
         return start

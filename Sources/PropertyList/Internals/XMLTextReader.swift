@@ -121,8 +121,11 @@ final class XMLTextReader {
         self.buffer = buffer
         self.displayName = displayName
         self.rootPosition = rootPosition
-        // The collector lives as long as `self`, which outlives the C
-        // reader: an unretained reference is enough.
+        // `xmlTextReaderSetStructuredErrorHandler`: libxml2 reports errors
+        // to the collector instead of printing them. The collector lives as
+        // long as `self`, which outlives the C reader: an unretained
+        // reference is enough, and the closure captures nothing, as a C
+        // function pointer must.
         xmlTextReaderSetStructuredErrorHandler(
             reader,
             { context, error in
@@ -132,6 +135,8 @@ final class XMLTextReader {
             Unmanaged.passUnretained(errors).toOpaque())
     }
 
+    /// Frees the C reader (`xmlFreeTextReader`), then the memory it read
+    /// from; the file, if any, is closed when `file` is released.
     deinit {
         xmlFreeTextReader(reader)
         buffer?.deallocate()
@@ -231,7 +236,7 @@ final class XMLTextReader {
         var nameWidth: Int
         if let cName = node.pointee.name {
             name = ElementName(cString: cName)
-            nameWidth = name.name?.utf8.count ?? Self.characterCount(cName)
+            nameWidth = name == .other ? Self.characterCount(cName) : name.byteCount
         } else {
             name = .other
             nameWidth = 0
@@ -323,7 +328,8 @@ final class XMLTextReader {
         guard let string else {
             return UnsafeBufferPointer(start: nil, count: 0)
         }
-        return UnsafeBufferPointer(start: string, count: strlen(UnsafeRawPointer(string).assumingMemoryBound(to: CChar.self)))
+        return UnsafeBufferPointer(
+            start: string, count: strlen(UnsafeRawPointer(string).assumingMemoryBound(to: CChar.self)))
     }
 
     /// Characters (not bytes) in a NUL-terminated UTF-8 string.
@@ -386,7 +392,12 @@ private final class XMLErrorCollector {
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         first = Collected(
             code: error.pointee.code,
-            message: message.trimmingCharacters(in: .whitespacesAndNewlines),
+            // Some messages continue on a second line ("Bytes: 0xFF 0xFE"):
+            // keep them on one, as every other message is.
+            message: message.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+                .joined(separator: " "),
             line: Int(error.pointee.line),
             column: Int(error.pointee.int2),
             detail: error.pointee.str1.map { String(cString: $0) })
