@@ -123,6 +123,11 @@ public final class Catalog: Sendable {
     /// The folder holding external photo files.
     public var externalPhotoDirectory: URL { photos.directory }
 
+    /// The folder holding the external photo files of the store at `url`.
+    public static func externalPhotoDirectory(forStoreAt url: URL) -> URL {
+        PhotoStore(storeURL: url).directory
+    }
+
     // MARK: - Transactions
 
     /// Runs `body` in a read transaction (a consistent snapshot).
@@ -206,4 +211,17 @@ public final class Catalog: Sendable {
 final class PhotoChanges {
     var created: Set<String> = []
     var released: Set<String> = []
+}
+
+extension Catalog {
+    /// Deletes the store at `url`: the SQLite file, its WAL and shared-memory
+    /// files, and the folder of external photos. For undoing a store that a
+    /// failed or dry-run command created; close every `Catalog` on it first.
+    public static func removeStore(at url: URL) {
+        let manager = FileManager.default
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? manager.removeItem(atPath: url.path + suffix)
+        }
+        try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
+    }
 }

@@ -38,30 +38,59 @@ extension BowTies {
 
         func run() throws {
             let source = try file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate()
+            let storeURL = options.storeURL
+            let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
+            let folder = storeURL.deletingLastPathComponent()
+            let folderExisted = FileManager.default.fileExists(atPath: folder.path)
+            // A store this command created but that holds nothing (the import
+            // failed, or was a dry run) is removed: no stray files.
+            func removeCreatedStore() {
+                guard !storeExisted else { return }
+                Catalog.removeStore(at: storeURL)
+                if !folderExisted { rmdir(folder.path) }
+            }
+            let report: ImportReport
+            do {
+                report = try importFile(source)
+            } catch {
+                removeCreatedStore()
+                throw error
+            }
+            if dryRun { removeCreatedStore() }
+            try show(report, source: source, storeURL: storeURL)
+        }
+
+        /// Runs the import; the catalog is closed when this returns.
+        private func importFile(_ source: URL) throws -> ImportReport {
             let catalog = try options.openCatalog(.createIfMissing)
-            let report = try catalog.importPropertyList(
+            return try catalog.importPropertyList(
                 at: source,
                 options: ImportOptions(
                     imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
                     update: update, dryRun: dryRun))
+        }
+
+        private func show(_ report: ImportReport, source: URL, storeURL: URL) throws {
             for warning in report.warnings {
                 Output.warning(warning.description)
             }
             if options.json {
-                try Output.json(ReportJSON(report, file: source.path, store: catalog.url.path))
+                try Output.json(ReportJSON(report, file: source.path, store: storeURL.path))
                 return
             }
             let counts = "added \(report.added), updated \(report.updated), unchanged \(report.unchanged)"
             if report.dryRun {
                 Output.line("Dry run of \(source.lastPathComponent), nothing written: would have \(counts).")
             } else {
-                Output.line("Imported \(source.lastPathComponent) into \(catalog.url.path): \(counts).")
+                Output.line("Imported \(source.lastPathComponent) into \(storeURL.path): \(counts).")
             }
-            if report.photos > 0 {
-                Output.line(
-                    "\(report.photos) photo\(report.photos == 1 ? "" : "s") saved; "
-                        + "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s") in \(catalog.externalPhotoDirectory.path)."
-                )
+            let photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
+            if report.photos > 0 && report.dryRun {
+                Output.line("\(photos) would be saved.")
+            } else if report.photos > 0 {
+                let files = "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s")"
+                let folder = Catalog.externalPhotoDirectory(forStoreAt: storeURL).path
+                Output.line("\(photos) saved; \(files) in \(folder).")
             }
         }
     }
