@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
+            providers: [.apt(["libxml2-dev", "pkg-config"])]
         ),
         .target(
             name: "PropertyList",

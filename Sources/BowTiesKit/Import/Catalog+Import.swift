@@ -31,6 +31,7 @@ extension Catalog {
     ///   warnings (unknown keys, missing images).
     /// - Throws: `PropertyListError` for malformed or unsafe documents,
     ///   ``ImportError`` for invalid records, ``CatalogError``.
+    @discardableResult
     public func importPropertyList(at url: URL, options: ImportOptions = ImportOptions()) throws -> ImportReport {
         let reader = try PropertyListReader(contentsOf: url)
         let images = try ImageResolver(

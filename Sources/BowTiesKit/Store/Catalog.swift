@@ -91,7 +91,15 @@ public final class Catalog: Sendable {
                 hint: "Upgrade bowties to use this catalog.")
         }
         if !ready {
-            try migrator.migrate(database)
+            do {
+                try migrator.migrate(database)
+            } catch {
+                // GRDB picks the migrations to run before it takes the write
+                // lock, so two processes creating the same new store both
+                // run v1; the loser's transaction rolls back. The store is
+                // then ready all the same.
+                guard try database.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+            }
         }
     }
 
@@ -191,7 +199,7 @@ public final class Catalog: Sendable {
             case .SQLITE_BUSY, .SQLITE_LOCKED:
                 throw CatalogError(
                     .storeBusy,
-                    "the catalog is busy: another process kept it locked for more than \(Int(busyTimeout)) seconds",
+                    "the catalog is busy: another process is changing it (bowties waits up to \(Int(busyTimeout)) seconds)",
                     hint: "Try again when the other bowties command has finished.")
             case .SQLITE_NOTADB:
                 throw CatalogError(
@@ -214,14 +222,48 @@ final class PhotoChanges {
 }
 
 extension Catalog {
-    /// Deletes the store at `url`: the SQLite file, its WAL and shared-memory
-    /// files, and the folder of external photos. For undoing a store that a
-    /// failed or dry-run command created; close every `Catalog` on it first.
-    public static func removeStore(at url: URL) {
-        let manager = FileManager.default
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? manager.removeItem(atPath: url.path + suffix)
+    /// Deletes the store at `url` (the SQLite file, its WAL and
+    /// shared-memory files, the folder of external photos) if it holds
+    /// nothing and no other process has it open: for undoing a store that a
+    /// failed or dry-run command created. Close every `Catalog` on it first.
+    ///
+    /// Leaving a WAL database's journal mode is refused while another
+    /// connection has it open, and the EXCLUSIVE transaction then keeps
+    /// everyone out while the emptiness check and the removal run, so a
+    /// store another command has just started to fill is never removed.
+    ///
+    /// - Returns: True when the store was removed.
+    @discardableResult
+    public static func removeStoreIfUnused(at url: URL) -> Bool {
+        guard let queue = try? DatabaseQueue(path: url.path) else { return false }
+        let removed: Bool? = try? queue.writeWithoutTransaction { db in
+            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete" else { return false }
+            var removed = false
+            try db.inTransaction(.exclusive) {
+                var rows = 0
+                for table in [BowTieModel.tableName, blobTable, "setting"] where try db.tableExists(table) {
+                    rows += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 1
+                }
+                if rows == 0 {
+                    let manager = FileManager.default
+                    for suffix in ["", "-wal", "-shm", "-journal"] {
+                        try? manager.removeItem(atPath: url.path + suffix)
+                    }
+                    try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
+                    removed = true
+                }
+                return .rollback
+            }
+            return removed
         }
-        try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
+        return removed ?? false
+    }
+
+    /// Writes `data` to `url` atomically: the whole file or nothing.
+    /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
+    public static func writeFile(_ data: Data, to url: URL) throws {
+        let file = try AtomicFile(destination: url)
+        try file.write(data)
+        try file.commit()
     }
 }

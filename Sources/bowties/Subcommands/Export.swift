@@ -25,8 +25,12 @@ extension BowTies {
             let catalog = try options.openCatalog(.mustExist)
             let destination = output.map { ExportDestination.file(URL(fileURLWithPath: $0)) } ?? .standardOutput
             if options.json {
-                let ties = try catalog.bowTies().map { BowTieJSON($0, catalog: catalog) }
-                try Output.json(ties)
+                let json = try Output.jsonData(catalog.bowTies().map { BowTieJSON($0, catalog: catalog) })
+                if let output {
+                    try Catalog.writeFile(json + Data("\n".utf8), to: URL(fileURLWithPath: output))
+                } else {
+                    Output.line(String(decoding: json, as: UTF8.self))
+                }
                 return
             }
             let count = try catalog.exportCSV(to: destination)

@@ -38,31 +38,37 @@ extension BowTies {
 
         func run() throws {
             let source = try file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate()
-            let storeURL = options.storeURL
+            var storeURL = options.storeURL
             let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
+            var scratch: URL?
+            if dryRun && !storeExisted {
+                // Nothing may appear where the store would be: check against
+                // an empty private store instead.
+                let folder = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("bowties-dry-run-\(UUID().uuidString)", isDirectory: true)
+                scratch = folder
+                storeURL = folder.appendingPathComponent(StoreLocation.fileName)
+            }
+            defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
             let folder = storeURL.deletingLastPathComponent()
             let folderExisted = FileManager.default.fileExists(atPath: folder.path)
-            // A store this command created but that holds nothing (the import
-            // failed, or was a dry run) is removed: no stray files.
-            func removeCreatedStore() {
-                guard !storeExisted else { return }
-                Catalog.removeStore(at: storeURL)
-                if !folderExisted { rmdir(folder.path) }
-            }
             let report: ImportReport
             do {
-                report = try importFile(source)
+                report = try importFile(source, into: storeURL)
             } catch {
-                removeCreatedStore()
+                // A store this command created holds nothing: remove it,
+                // unless another command has started to use it meanwhile.
+                if !storeExisted, Catalog.removeStoreIfUnused(at: storeURL), !folderExisted {
+                    rmdir(folder.path)
+                }
                 throw error
             }
-            if dryRun { removeCreatedStore() }
-            try show(report, source: source, storeURL: storeURL)
+            try show(report, source: source, storeURL: options.storeURL)
         }
 
         /// Runs the import; the catalog is closed when this returns.
-        private func importFile(_ source: URL) throws -> ImportReport {
-            let catalog = try options.openCatalog(.createIfMissing)
+        private func importFile(_ source: URL, into storeURL: URL) throws -> ImportReport {
+            let catalog = try Catalog(url: storeURL, mode: .createIfMissing)
             return try catalog.importPropertyList(
                 at: source,
                 options: ImportOptions(

@@ -58,7 +58,7 @@ extension BowTies {
                 } else {
                     let count = try catalog.writePhoto(of: tie, to: URL(fileURLWithPath: output))
                     if options.json {
-                        try Output.json(["file": output, "bytes": String(count)])
+                        try Output.json(PhotoFileJSON(file: output, bytes: count))
                     } else {
                         Output.line(
                             "Wrote the photo of \(Output.title(tie)) to \(output) (\(Output.grouped(count)) bytes).")
@@ -86,4 +86,9 @@ extension BowTies {
             Output.line("SHA-256: \(photo.sha256)")
         }
     }
+}
+
+private struct PhotoFileJSON: Encodable {
+    var file: String
+    var bytes: Int
 }

@@ -15,10 +15,14 @@ enum Output {
 
     /// Prints `value` as pretty JSON with sorted keys.
     static func json<Value: Encodable>(_ value: Value) throws {
+        line(String(decoding: try jsonData(value), as: UTF8.self))
+    }
+
+    /// `value` as pretty JSON with sorted keys.
+    static func jsonData<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        line(String(decoding: data, as: UTF8.self))
+        return try encoder.encode(value)
     }
 
     /// `3.5`, `4`, `4.75`: a rating as written.
