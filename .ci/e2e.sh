@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# The acceptance list of bowties, scripted against a built binary.
+#
+#   bash .ci/e2e.sh                      # uses .build/debug/bowties
+#   BOWTIES_BIN=path/to/bowties bash .ci/e2e.sh
+#
+# Every check prints `ok - ...` or `not ok - ...`; the last line is
+# `N passed, M failed` and the script exits 1 when M > 0. Everything runs on
+# temporary stores; nothing outside a temporary folder is touched.
+#
+# The last check runs the README's set-up line (`swift run bowties import &&
+# swift run bowties list`). Set SWIFT_RUN_FLAGS (e.g. "--scratch-path
+# .build-e2e") to pass flags to `swift run`, or SKIP_SWIFT_RUN=1 to skip it.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BIN=${BOWTIES_BIN:-.build/debug/bowties}
+case $BIN in /*) ;; *) BIN=$ROOT/$BIN ;; esac
+[[ -x $BIN ]] || { echo "e2e: no executable at $BIN (run swift build first)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "e2e: python3 is required" >&2; exit 2; }
+
+SAMPLE=$ROOT/SampleData/SampleData.plist
+IMAGES=$ROOT/SampleData/Images
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bowties-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export NO_COLOR=1
+export BOWTIES_STORE=$WORK/catalog.sqlite
+export XDG_DATA_HOME=$WORK/xdg
+unset BOWTIES_SAMPLE_DATA
+SUPPORT=$WORK/.catalog_SUPPORT/_EXTERNAL_DATA
+
+passed=0
+failed=0
+rc=0
+last_args=
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() {
+    failed=$((failed + 1))
+    echo "not ok - $1"
+    shift
+    for detail in "$@"; do printf '#   %s\n' "$detail"; done
+}
+# check DESCRIPTION COMMAND...: ok when COMMAND succeeds; on failure, show
+# what the last `bt` printed.
+check() {
+    local description=$1
+    shift
+    if "$@"; then ok "$description"; else not_ok "$description" "last: bowties ${last_args:-}" "exit $rc" "stdout: $(head -c 600 "$WORK/out")" "stderr: $(head -c 600 "$WORK/err")"; fi
+}
+# bt ARGS...: runs bowties; $rc, $WORK/out and $WORK/err hold the outcome.
+bt() {
+    last_args="$*"
+    rc=0
+    "$BIN" "$@" </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?
+}
+out_has() { grep -qF -- "$1" "$WORK/out"; }
+err_has() { grep -qF -- "$1" "$WORK/err"; }
+times_worn() { "$BIN" show "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])'; }
+rating() { "$BIN" show "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["rating"])'; }
+today=$(date -u +%F)
+
+echo "# bowties: $BIN"
+echo "# store: $BOWTIES_STORE"
+
+# --- import, twice -----------------------------------------------------------
+bt import
+check "import adds the 7 sample ties" eval '[[ $rc == 0 ]] && out_has "added 7, updated 0, unchanged 0"'
+bt import
+check "a second import adds 0 and leaves 7 unchanged" eval '[[ $rc == 0 ]] && out_has "added 0, updated 0, unchanged 7"'
+"$BIN" export >"$WORK/fresh.csv"
+
+# --- show, wear, show ----------------------------------------------------------
+bt show R
+check "show R: rating 3.5, worn 12 times, last 2014-06-19" eval '[[ $rc == 0 ]] && out_has "Rating: 3.5/5" && out_has "# times worn: 12" && out_has "Last worn: 2014-06-19 18:15:24 UTC"'
+bt wear R
+check "wear R succeeds" eval '[[ $rc == 0 ]] && out_has "13 times so far."'
+bt show R
+check "show R after wear: worn 13 times, last worn today ($today UTC)" eval '[[ $rc == 0 ]] && out_has "# times worn: 13" && out_has "Last worn: $today " && out_has "(today)"'
+
+# --- rate out of range ---------------------------------------------------------
+bt rate R 6
+check "rate R 6: exit 65, stderr says 'rating is too large.'" eval '[[ $rc == 65 ]] && err_has "rating is too large."'
+check "rate R 6 left the rating at 3.5" eval '[[ $(rating R) == 3.5 ]]'
+bt rate R -1
+check "rate R -1: exit 65, stderr says 'rating is too small.'" eval '[[ $rc == 65 ]] && err_has "rating is too small."'
+check "rate R -1 left the rating at 3.5" eval '[[ $(rating R) == 3.5 ]]'
+
+# --- export against the plist --------------------------------------------------
+csv_matches_plist() {
+    python3 - "$1" "$SAMPLE" "$IMAGES" "$2" <<'EOF'
+import csv, hashlib, os, plistlib, sys
+csv_path, plist_path, images, r_worn_extra = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+raw = open(csv_path, "rb").read()
+problems = []
+if raw.count(b"\r\n") != raw.count(b"\n"):
+    problems.append("some lines do not end with CRLF")
+rows = list(csv.reader(open(csv_path, newline="", encoding="utf-8")))
+if len(rows) != 8:
+    problems.append(f"{len(rows)} rows, expected 8")
+header = rows[0]
+expected_header = ["id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite",
+                   "url", "tintColor", "photoBytes", "photoSHA256"]
+if header != expected_header:
+    problems.append(f"header {header}")
+by_id = {row[0]: dict(zip(header, row)) for row in rows[1:]}
+for tie in plistlib.load(open(plist_path, "rb")):
+    row = by_id.get(tie["id"])
+    if row is None:
+        problems.append(f"no row for {tie['id']}")
+        continue
+    image = os.path.join(images, tie["imageName"])
+    if not os.path.exists(image):
+        image += ".png"
+    c = tie["tintColor"]
+    worn = tie["timesWorn"] + (r_worn_extra if tie["searchKey"] == "R" else 0)
+    expected = {
+        "name": tie["name"], "searchKey": tie["searchKey"], "id": tie["id"],
+        "timesWorn": str(worn),
+        "lastWorn": tie["lastWorn"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "isFavorite": "true" if tie["isFavorite"] else "false",
+        "url": tie["url"],
+        "tintColor": "#%02X%02X%02X" % (c["red"], c["green"], c["blue"]),
+        "photoBytes": str(os.path.getsize(image)),
+        "photoSHA256": hashlib.sha256(open(image, "rb").read()).hexdigest(),
+    }
+    for key, value in expected.items():
+        if row.get(key) != value:
+            problems.append(f"{tie['searchKey']} {key}: {row.get(key)!r} != {value!r}")
+    if float(row["rating"]) != float(tie["rating"]):
+        problems.append(f"{tie['searchKey']} rating: {row['rating']!r} != {tie['rating']!r}")
+for problem in problems:
+    print("#   " + problem)
+sys.exit(1 if problems else 0)
+EOF
+}
+check "export (fresh store) parses as CSV into header + 7 rows equal to the plist's values" csv_matches_plist "$WORK/fresh.csv" 0
+bt export
+cp "$WORK/out" "$WORK/worn.csv"
+check "export after one wear: the same, R worn once more (lastWorn aside)" eval '[[ $rc == 0 ]] && python3 -c "
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline=\"\")))
+r = [row for row in rows if row[2] == \"R\"][0]
+sys.exit(0 if len(rows) == 8 and r[4] == \"13\" and r[5].startswith(\"$today\") else 1)" "$WORK/worn.csv"'
+
+# --- photos --------------------------------------------------------------------
+bt photo R --output "$WORK/red.png"
+check "photo R --output (inline) is byte-identical to red.png" eval '[[ $rc == 0 ]] && cmp -s "$WORK/red.png" "$IMAGES/red.png"'
+bt photo B --output "$WORK/blue.png"
+check "photo B --output (external) is byte-identical to blue.png" eval '[[ $rc == 0 ]] && cmp -s "$WORK/blue.png" "$IMAGES/blue.png"'
+external_files_are_the_large_photos() {
+    local expected actual
+    expected=$(cd "$IMAGES" && sha256sum blue.png violet.png | cut -c1-64 | sort)
+    actual=$(ls -A "$SUPPORT" | sort)
+    [[ $expected == "$actual" ]] || { echo "#   expected: $expected"; echo "#   found: $actual"; return 1; }
+}
+check "exactly 2 files in .catalog_SUPPORT/_EXTERNAL_DATA, named by the SHA-256 of blue.png and violet.png" external_files_are_the_large_photos
+inline_photos_have_no_file() {
+    local image
+    for image in red orange yellow green indigo; do
+        [[ ! -e $SUPPORT/$(sha256sum <"$IMAGES/$image.png" | cut -c1-64) ]] || return 1
+    done
+}
+check "the inline photos have no file beside the store" inline_photos_have_no_file
+external_files_match_their_names() {
+    local file
+    for file in "$SUPPORT"/*; do
+        [[ $(sha256sum <"$file" | cut -c1-64) == "$(basename "$file")" ]] || return 1
+    done
+}
+check "each external file's SHA-256 is its name" external_files_match_their_names
+
+# --- an XML external entity ----------------------------------------------------
+secret="bowties-secret-$RANDOM$RANDOM-do-not-leak"
+echo "$secret" >"$WORK/secret.txt"
+mkdir -p "$WORK/xxe"
+cat >"$WORK/xxe/Entity.plist" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE plist [
+  <!ENTITY xxe SYSTEM "file://$WORK/secret.txt">
+]>
+<plist version="1.0">
+<array>
+	<dict>
+		<key>name</key>
+		<string>&xxe;</string>
+		<key>searchKey</key>
+		<string>X</string>
+	</dict>
+</array>
+</plist>
+EOF
+bt import "$WORK/xxe/Entity.plist"
+cp "$WORK/out" "$WORK/xxe.out"
+cp "$WORK/err" "$WORK/xxe.err"
+check "a plist with an external entity is refused (exit 65, internal DTD subset)" eval '[[ $rc == 65 ]] && err_has "Entity.plist:2:1:" && err_has "internal DTD subset"'
+# The same reference with no declaration at all.
+grep -v -e '<!DOCTYPE' -e '<!ENTITY' -e '^]>' "$WORK/xxe/Entity.plist" >"$WORK/xxe/Undeclared.plist"
+bt import "$WORK/xxe/Undeclared.plist"
+cp "$WORK/out" "$WORK/xxe2.out"
+cp "$WORK/err" "$WORK/xxe2.err"
+check "an undeclared entity reference is refused (exit 65)" eval '[[ $rc == 65 ]] && err_has "&xxe;"'
+"$BIN" export >"$WORK/xxe.csv"
+"$BIN" list --json >"$WORK/xxe.json"
+no_secret_anywhere() {
+    if grep -rlaF -- "$secret" "$WORK/xxe.out" "$WORK/xxe.err" "$WORK/xxe2.out" "$WORK/xxe2.err" \
+        "$WORK/xxe.csv" "$WORK/xxe.json" "$WORK"/catalog.sqlite* "$WORK/.catalog_SUPPORT"; then
+        return 1
+    fi
+}
+check "the secret appears in no output, no export and not in the store" no_secret_anywhere
+check "the refused plists changed nothing (export identical, X absent)" eval 'cmp -s "$WORK/xxe.csv" "$WORK/worn.csv" && ! grep -q ",X," "$WORK/xxe.csv"'
+
+# --- a rating of 7 in the fifth record ----------------------------------------
+mkdir -p "$WORK/bad"
+python3 - "$SAMPLE" "$WORK/bad/Rating7.plist" <<'EOF'
+import plistlib, sys
+ties = plistlib.load(open(sys.argv[1], "rb"))
+assert len(ties) == 7
+ties[4]["rating"] = 7.0
+plistlib.dump(ties, open(sys.argv[2], "wb"))
+EOF
+# A fresh store: records 1-4 would be added if the import were not all or nothing.
+export BOWTIES_STORE=$WORK/fresh/catalog.sqlite
+"$BIN" config --photo-threshold 102400 >/dev/null
+"$BIN" export >"$WORK/empty-before.csv"
+bt import "$WORK/bad/Rating7.plist" --images "$IMAGES"
+check "a rating of 7 in record 5 of 7: exit 65, located, 'rating is too large.'" eval '[[ $rc == 65 ]] && err_has "Rating7.plist:" && err_has "record 5" && err_has "rating is too large."'
+"$BIN" export >"$WORK/empty-after.csv"
+check "...and the fresh store is unchanged (export identical: header only)" eval 'cmp -s "$WORK/empty-before.csv" "$WORK/empty-after.csv" && [[ $(wc -l <"$WORK/empty-after.csv") == 1 ]]'
+check "...and no photo file was left under .catalog_SUPPORT" eval '[[ -z $(find "$WORK/fresh/.catalog_SUPPORT" -type f 2>/dev/null) ]]'
+export BOWTIES_STORE=$WORK/catalog.sqlite
+# The main store with --update: record 1 (R, worn 13 times here) would go back to 12.
+bt import "$WORK/bad/Rating7.plist" --images "$IMAGES" --update
+"$BIN" export >"$WORK/update-after.csv"
+check "the same file with --update on the main store: exit 65 and export unchanged" eval '[[ $rc == 65 ]] && cmp -s "$WORK/worn.csv" "$WORK/update-after.csv"'
+
+# --- concurrent wears ----------------------------------------------------------
+before=$(times_worn R || echo "?")
+pids=()
+for worker in 1 2 3 4 5 6 7 8; do
+    (
+        for _ in $(seq 25); do
+            "$BIN" wear R >/dev/null 2>>"$WORK/wear-$worker.err" || exit 1
+        done
+    ) &
+    pids+=($!)
+done
+workers_ok=0
+for pid in "${pids[@]}"; do
+    wait "$pid" && workers_ok=$((workers_ok + 1)) || true
+done
+after=$(times_worn R || echo "?")
+check "8 concurrent processes x 25 wear R: all succeed and times worn rises by exactly 200 ($before -> $after)" \
+    eval '[[ $workers_ok == 8 && $before != "?" && $after != "?" && $((after - before)) == 200 ]]'
+
+# --- the README's set-up line --------------------------------------------------
+if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
+    ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"
+else
+    readme_setup() {
+        # Word splitting of SWIFT_RUN_FLAGS is intended.
+        # shellcheck disable=SC2086
+        BOWTIES_STORE=$WORK/readme/catalog.sqlite \
+            bash -c "swift run ${SWIFT_RUN_FLAGS:-} bowties import && swift run ${SWIFT_RUN_FLAGS:-} bowties list" \
+            </dev/null >"$WORK/readme.out" 2>"$WORK/readme.err" || { tail -n 20 "$WORK/readme.err" | sed 's/^/#   /'; return 1; }
+        grep -q "added 7, updated 0, unchanged 0" "$WORK/readme.out" && grep -q "^7 bow ties, 1 favourite$" "$WORK/readme.out"
+    }
+    check "README: swift run bowties import && swift run bowties list shows 7 ties" readme_setup
+fi
+
+echo "$passed passed, $failed failed"
+[[ $failed == 0 ]]
