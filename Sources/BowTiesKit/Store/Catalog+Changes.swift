@@ -64,14 +64,7 @@ extension Catalog {
             let existing = try resolve(key, db)
             var tie = existing
             try body(&tie)
-            let resolved: ResolvedPhoto
-            switch photo {
-            case .keep: resolved = .keep
-            case .remove: resolved = .remove
-            case .set(let data):
-                resolved = .store(try storePhoto(data, threshold: Self.threshold(db), db, changes, writeFiles: true))
-            }
-            return try save(tie, photo: resolved, replacing: existing, db, changes)
+            return try save(tie, photo: resolve(photo, db, changes), replacing: existing, db, changes)
         }
     }
 }

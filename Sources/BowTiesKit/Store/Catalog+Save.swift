@@ -21,14 +21,17 @@ extension Catalog {
     public func save(_ tie: BowTie, photo: PhotoUpdate = .keep) throws -> BowTie {
         try write { db, changes in
             let existing = try fetchOne(id: tie.id, db)
-            let resolved: ResolvedPhoto
-            switch photo {
-            case .keep: resolved = .keep
-            case .remove: resolved = .remove
-            case .set(let data):
-                resolved = .store(try storePhoto(data, threshold: Self.threshold(db), db, changes, writeFiles: true))
-            }
-            return try save(tie, photo: resolved, replacing: existing, db, changes)
+            return try save(tie, photo: resolve(photo, db, changes), replacing: existing, db, changes)
+        }
+    }
+
+    /// Stores the bytes of a `.set` update, so the save can refer to them.
+    func resolve(_ photo: PhotoUpdate, _ db: Database, _ changes: PhotoChanges) throws -> ResolvedPhoto {
+        switch photo {
+        case .keep: return .keep
+        case .remove: return .remove
+        case .set(let data):
+            return .store(try storePhoto(data, threshold: Self.threshold(db), db, changes, writeFiles: true))
         }
     }
 
