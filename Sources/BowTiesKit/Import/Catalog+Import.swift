@@ -39,7 +39,6 @@ extension Catalog {
                 ?? url.deletingLastPathComponent().appendingPathComponent("Images", isDirectory: true),
             explicit: options.imagesDirectory != nil)
         var report = ImportReport()
-        report.dryRun = options.dryRun
         try write(commit: !options.dryRun) { db, changes in
             var importer = try RecordImporter(
                 catalog: self, db: db, changes: changes, images: images, options: options)

@@ -70,9 +70,4 @@ public struct BowTie: Sendable, Equatable, Identifiable {
         default: nil
         }
     }
-
-    /// Every attribute of the model with its value, in declaration order.
-    public var attributeValues: [(attribute: AttributeDescription, value: AttributeValue?)] {
-        BowTieModel.entity.attributes.map { ($0, value(forAttribute: $0.name)) }
-    }
 }

@@ -76,10 +76,9 @@ extension Catalog {
     /// Content already stored keeps its place; a missing external file is
     /// written again from these bytes.
     func storePhoto(
-        _ data: Data, threshold: Int, _ db: Database, _ changes: PhotoChanges, writeFiles: Bool,
-        sha256: String? = nil
+        _ data: Data, threshold: Int, _ db: Database, _ changes: PhotoChanges, writeFiles: Bool
     ) throws -> PhotoInfo {
-        let sha256 = sha256 ?? data.sha256Hex
+        let sha256 = data.sha256Hex
         if let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT byteCount, external FROM \(Self.blobTable) WHERE sha256 = ?"),
             arguments: [sha256])

@@ -27,8 +27,7 @@ enum Output {
 
     /// `3.5`, `4`, `4.75`: a rating as written.
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+        AttributeValue.double(value).displayText
     }
 
     /// `2014-06-19 18:15:24 UTC`.

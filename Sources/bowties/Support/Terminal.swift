@@ -6,24 +6,22 @@ import Foundation
 
 /// Standard streams, and whether to colour output.
 enum Terminal {
-    /// Unbuffered writes to standard error.
+    /// Unbuffered writes to a standard stream (whole text, retried on EINTR).
     struct Stream: Sendable {
         let descriptor: Int32
 
         func write(_ text: String) {
-            var bytes = Array(text.utf8)
-            var offset = 0
-            while offset < bytes.count {
-                let written = bytes.withUnsafeMutableBytes { raw in
-                    Glibc.write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
-                }
-                if written <= 0 {
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBytes { raw in
+                guard let base = raw.baseAddress else { return }
+                var offset = 0
+                while offset < raw.count {
+                    let written = Glibc.write(descriptor, base + offset, raw.count - offset)
                     if written < 0, errno == EINTR { continue }
-                    return
+                    guard written > 0 else { return }
+                    offset += written
                 }
-                offset += written
             }
-            bytes.removeAll()
         }
     }
 
