@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""The bench's Python alternative for an export: sqlite3 and csv only.
+
+    python3 csv_export.py STORE OUTPUT
+
+Reads a bowties store with one cursor and writes the same CSV as
+`bowties export` (same columns, cells and CRLF line ends: lastWorn in ISO
+8601 UTC, isFavorite as true/false, tintColor as #RRGGBB, the photo as its
+size and SHA-256), so both do the same work. The bench compares the two
+files.
+"""
+
+import csv
+import sqlite3
+import struct
+import sys
+import time
+
+HEADER = ["id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite",
+          "url", "tintColor", "photoBytes", "photoSHA256"]
+QUERY = """
+    SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, tintColor,
+           blob.byteCount, photoData_sha256
+    FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256
+    ORDER BY bowtie.rowid
+"""
+COLOR = struct.Struct(">4s4d")
+
+
+def number(value):
+    """4 for 4.0, else the shortest text that reads back (as Swift prints)."""
+    return str(int(value)) if value == int(value) and abs(value) < 1e15 else repr(value)
+
+
+def color(blob):
+    if blob is None:
+        return ""
+    _, red, green, blue, _ = COLOR.unpack(blob)
+    return "#%02X%02X%02X" % tuple(int(min(max(c, 0), 1) * 255 + 0.5) for c in (red, green, blue))
+
+
+def main():
+    if len(sys.argv) != 3:
+        print("usage: csv_export.py STORE OUTPUT", file=sys.stderr)
+        return 64
+    connection = sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True)
+    count = 0
+    with open(sys.argv[2], "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(HEADER)
+        for (tie_id, name, key, rating, worn, last, favourite, url, tint,
+             size, sha) in connection.execute(QUERY):
+            writer.writerow([
+                tie_id, name, key, number(rating), worn,
+                time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(last)) if last is not None else "",
+                "true" if favourite else "false",
+                url, color(tint), size, sha,
+            ])
+            count += 1
+    connection.close()
+    print(f"exported {count} bow ties")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

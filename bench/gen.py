@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Generate deterministic BowTies-shaped XML property lists for the bench.
+
+Every record has every field of SampleData/SampleData.plist, keys in the
+sample's (alphabetical) order, tab-indented, under the sample's XML header
+and DOCTYPE. Photos rotate through the seven sample images, written as
+`red.png` or `red` as the sample does. The same seed gives the same bytes
+on every machine, so figures from different runs compare the same input.
+
+    python3 bench/gen.py 100000 out.plist            # with imageName keys
+    python3 bench/gen.py 100000 out.plist --no-images
+
+The file is written in chunks (a few MB of memory whatever the size) to a
+temporary name and renamed at the end, so an interrupted run never leaves a
+file that looks complete.
+"""
+
+import argparse
+import os
+import random
+import sys
+import uuid
+
+# Bump when the output changes: cached files are keyed by it.
+VERSION = 1
+SEED = 20140619
+
+PHOTOS = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
+LETTERS = ["R", "O", "Y", "G", "B", "I", "V"]
+ADJECTIVES = ["Classic", "Midnight", "Velvet", "Silk", "Paisley", "Striped",
+              "Dotted", "Tartan", "Knitted", "Linen", "Satin", "Crêpe"]
+NOUNS = ["Bow Tie", "Self-Tie", "Butterfly", "Batwing", "Diamond Point",
+         "Club Round", "Pre-Tied Bow", "Thistle"]
+
+HEADER = ('<?xml version="1.0" encoding="UTF-8"?>\n'
+          '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+          '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n'
+          '<plist version="1.0">\n<array>\n')
+FOOTER = "</array>\n</plist>\n"
+
+# 2010-01-01 .. 2025-01-01, seconds since 1970.
+DATE_FROM, DATE_TO = 1262304000, 1735689600
+
+
+def search_key(index):
+    """The unique search key of record `index` (0-based): `R0`, `O1`, ..."""
+    return f"{LETTERS[index % 7]}{index}"
+
+
+def photo_name(index):
+    """The imageName of record `index`; every other one without `.png`."""
+    name = PHOTOS[index % 7]
+    return name + ".png" if (index // 7) % 2 == 0 else name
+
+
+def _date_text(seconds):
+    # time.gmtime is slow enough to matter at 1M records; do it by hand
+    # (Howard Hinnant's civil_from_days).
+    days, rest = divmod(seconds, 86400)
+    z = days + 719468
+    era = z // 146097
+    doe = z - era * 146097
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    day = doy - (153 * mp + 2) // 5 + 1
+    month = mp + 3 if mp < 10 else mp - 9
+    year = yoe + era * 400 + (1 if month <= 2 else 0)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    return f"{year:04d}-{month:02d}-{day:02d}T{h:02d}:{m:02d}:{s:02d}Z"
+
+
+def records(count, images=True):
+    """Yields the XML text of each record's <dict>.
+
+    imageName depends on the index only (no random draw), so the files
+    with and without images hold the same ties otherwise.
+    """
+    rng = random.Random(SEED)
+    for i in range(count):
+        tie_id = str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper()
+        adjective = rng.choice(ADJECTIVES)
+        noun = rng.choice(NOUNS)
+        colour = PHOTOS[i % 7].capitalize()
+        # One name in 16 needs an entity, as the sample's "Green &amp; Gold".
+        joiner = " &amp; Gold " if rng.random() < 0.0625 else " "
+        name = f"{adjective} {colour}{joiner}{noun} {i}"
+        # Ratings as the sample writes them: 3.5, 4, 2.25; some arbitrary.
+        if rng.random() < 0.5:
+            rating = rng.randrange(0, 21) / 4
+        else:
+            rating = round(rng.uniform(0, 5), 2)
+        rating_text = str(int(rating)) if rating == int(rating) else repr(rating)
+        times = rng.randrange(0, 500)
+        last = rng.randrange(DATE_FROM, DATE_TO)
+        favourite = "<true/>" if rng.random() < 0.1 else "<false/>"
+        red, green, blue = rng.randrange(256), rng.randrange(256), rng.randrange(256)
+        slug = adjective.lower().replace("ê", "e")
+        url = f"https://example.com/ties/{slug}-{colour.lower()}-{i}"
+        image = (f"\t\t<key>imageName</key>\n\t\t<string>{photo_name(i)}</string>\n"
+                 if images else "")
+        yield (
+            "\t<dict>\n"
+            f"\t\t<key>id</key>\n\t\t<string>{tie_id}</string>\n"
+            f"{image}"
+            f"\t\t<key>isFavorite</key>\n\t\t{favourite}\n"
+            f"\t\t<key>lastWorn</key>\n\t\t<date>{_date_text(last)}</date>\n"
+            f"\t\t<key>name</key>\n\t\t<string>{name}</string>\n"
+            f"\t\t<key>rating</key>\n\t\t<real>{rating_text}</real>\n"
+            f"\t\t<key>searchKey</key>\n\t\t<string>{search_key(i)}</string>\n"
+            f"\t\t<key>timesWorn</key>\n\t\t<integer>{times}</integer>\n"
+            "\t\t<key>tintColor</key>\n\t\t<dict>\n"
+            f"\t\t\t<key>blue</key>\n\t\t\t<integer>{blue}</integer>\n"
+            f"\t\t\t<key>green</key>\n\t\t\t<integer>{green}</integer>\n"
+            f"\t\t\t<key>red</key>\n\t\t\t<integer>{red}</integer>\n"
+            "\t\t</dict>\n"
+            f"\t\t<key>url</key>\n\t\t<string>{url}</string>\n"
+            "\t</dict>\n"
+        )
+
+
+def generate(count, path, images=True, chunk=5000):
+    """Writes `count` records to `path` (via `path.tmp`, then renamed)."""
+    temporary = f"{path}.tmp{os.getpid()}"
+    with open(temporary, "w", encoding="utf-8", newline="\n") as out:
+        out.write(HEADER)
+        batch = []
+        for text in records(count, images):
+            batch.append(text)
+            if len(batch) == chunk:
+                out.write("".join(batch))
+                batch.clear()
+        out.write("".join(batch))
+        out.write(FOOTER)
+    os.replace(temporary, path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", type=int, nargs="?")
+    parser.add_argument("output", nargs="?")
+    parser.add_argument("--no-images", action="store_true", help="leave out imageName keys")
+    parser.add_argument("--version", action="store_true", help="print the generator version")
+    args = parser.parse_args()
+    if args.version:
+        print(VERSION)
+        return 0
+    if args.count is None or args.output is None:
+        parser.error("COUNT and OUTPUT are required")
+    generate(args.count, args.output, images=not args.no_images)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,667 @@
+#!/usr/bin/env python3
+"""Measures bowties against its alternatives and writes a markdown report.
+
+Run through `bench/run`, which installs the tools, builds bowties, the C
+reference and the Foundation alternative, then calls this script with the
+paths in the environment (BOWTIES_BIN, IMPORT_C_BIN, FOUNDATION_BIN).
+`bench/run --help` lists the options.
+
+Every figure is the median of several runs. In each run the tools take
+turns on the same file and the same machine, and the order of the turns
+rotates from one run to the next, so a slow patch of the shared machine
+does not land on one tool only.
+"""
+
+import argparse
+import datetime
+import filecmp
+import os
+import platform
+import re
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+WORK = os.path.join(BENCH, "work")
+sys.path.insert(0, BENCH)
+import gen  # noqa: E402  (the generator lives beside this script)
+
+IMAGES = os.path.join(ROOT, "SampleData", "Images")
+PHOTO_COUNT = 7  # red ... violet
+EXTERNAL_PHOTO_COUNT = 2  # blue and violet are over 100 KiB
+
+# The sqlite3 shell's export: every column bowties exports, unformatted
+# (the colour as hex, the date as seconds), so it is the lower bound.
+SQLITE_EXPORT_SQL = (
+    "SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,"
+    " hex(tintColor), blob.byteCount, photoData_sha256"
+    " FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256 ORDER BY bowtie.rowid"
+)
+SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
+
+IMPORTERS = ["bowties", "c", "python", "foundation"]
+LABELS = {
+    "bowties": "bowties",
+    "bowties-nophotos": "bowties, file without imageName",
+    "c": "C reference (libxml2 reader + sqlite3)",
+    "python": "Python plistlib + sqlite3",
+    "foundation": "Swift Foundation PropertyListSerialization + GRDB",
+    "bowties-show": "`bowties show KEY`",
+    "sqlite-show": "`sqlite3 STORE \"SELECT * ... WHERE searchKey=KEY\"`",
+    "bowties-wear": "`bowties wear KEY`",
+    "bowties-export": "`bowties export --output F`",
+    "sqlite-export": "`sqlite3 -csv -header STORE \"SELECT ...\" > F`",
+    "python-export": "Python csv module (csv_export.py)",
+}
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- options
+
+def count_argument(text):
+    """100000, 100_000, 100k and 1M all work."""
+    text = text.strip().lower().replace("_", "").replace(",", "")
+    factor = 1
+    if text.endswith("k"):
+        factor, text = 1000, text[:-1]
+    elif text.endswith("m"):
+        factor, text = 1_000_000, text[:-1]
+    value = int(float(text) * factor)
+    if value < 7:
+        raise argparse.ArgumentTypeError("at least 7 records (one per photo)")
+    return value
+
+
+def runs_at_argument(text):
+    size, _, runs = text.partition("=")
+    if not runs:
+        raise argparse.ArgumentTypeError("expected SIZE=RUNS, e.g. 1M=1")
+    return count_argument(size), int(runs)
+
+
+def parse_options(argv):
+    parser = argparse.ArgumentParser(
+        prog="bench/run",
+        description="Benchmark bowties against a C reference, Python and Foundation. "
+        "Writes bench/results/latest.md.")
+    parser.add_argument("--records", metavar="N", nargs="+", action="extend", type=count_argument,
+                        help="sizes to measure (default: 100k 1M; 10k, 100k, 1M forms work)")
+    parser.add_argument("--runs", metavar="K", type=int, default=3,
+                        help="runs per import and export figure; the median is quoted (default 3)")
+    parser.add_argument("--runs-at", metavar="SIZE=K", action="append", type=runs_at_argument,
+                        default=[], help="runs at one size, e.g. --runs-at 1M=1")
+    parser.add_argument("--short-runs", metavar="K", type=int, default=21,
+                        help="runs for show, wear and the sqlite3 point query (default 21)")
+    parser.add_argument("--skip-slow", action="store_true",
+                        help="skip the Python and Foundation imports above 100,000 records")
+    parser.add_argument("--quick", action="store_true",
+                        help="test the harness: 10,000 records, 1 run, 5 short runs")
+    parser.add_argument("--output", metavar="FILE",
+                        help="where to write the report (default bench/results/latest.md; "
+                        "bench/work/quick.md with --quick, so a test run never replaces real figures)")
+    parser.add_argument("--strict", action="store_true", help="exit 2 when a target fails")
+    options = parser.parse_args(argv)
+    if options.quick:
+        options.records = options.records or [10_000]
+        options.runs = 1
+        options.short_runs = 5
+    options.records = sorted(set(options.records or [100_000, 1_000_000]))
+    if options.output is None:
+        options.output = os.path.join(WORK, "quick.md") if options.quick else os.path.join(BENCH, "results", "latest.md")
+    if options.runs < 1 or options.short_runs < 1:
+        parser.error("runs must be at least 1")
+    options.runs_at = dict(options.runs_at)
+    return options
+
+
+# ---------------------------------------------------------------- measuring
+
+class Result:
+    """One command's runs: wall seconds and peak RSS in KiB, or a failure."""
+
+    def __init__(self):
+        self.walls, self.rss, self.failure, self.skipped = [], [], None, None
+
+    @property
+    def ok(self):
+        return bool(self.walls) and self.failure is None
+
+    @property
+    def wall(self):
+        return statistics.median(self.walls) if self.ok else None
+
+    @property
+    def peak(self):
+        return statistics.median(self.rss) if self.ok else None
+
+
+def spawn(command, stdout_path=os.devnull):
+    """Runs `command`, returns (wall seconds, None, exit status, stderr).
+
+    posix_spawn + wait4: the wall clock covers the whole process. wait4's
+    peak RSS is not returned: a child spawned from this Python process
+    inherits the parent's high-water mark (vfork and fork both carry it
+    across exec), so only /usr/bin/time, a small parent, gives a clean one.
+    """
+    with tempfile.TemporaryFile() as errors:
+        actions = [
+            (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+            (os.POSIX_SPAWN_OPEN, 1, stdout_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644),
+            (os.POSIX_SPAWN_DUP2, errors.fileno(), 2),
+        ]
+        start = time.perf_counter()
+        pid = os.posix_spawnp(command[0], command, os.environ, file_actions=actions)
+        _, status, _ = os.wait4(pid, 0)
+        wall = time.perf_counter() - start
+        errors.seek(0)
+        stderr = errors.read().decode("utf-8", "replace")
+    return wall, None, os.waitstatus_to_exitcode(status), stderr
+
+
+def timed(command, stdout_path=os.devnull):
+    """Runs `command` under /usr/bin/time -v; returns as spawn() does.
+
+    The RSS is /usr/bin/time's "Maximum resident set size"; the wall time
+    is our own clock around it (finer than time's 10 ms).
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        wall, _, status, stderr = spawn(["/usr/bin/time", "-v", "-o", report.name] + command, stdout_path)
+        text = report.read()
+    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+    if not match:
+        return wall, None, status if status else 1, stderr + text
+    return wall, int(match.group(1)), status, stderr
+
+
+def record(result, measured, what, wall=True, rss=True):
+    """Adds one run's wall time and/or peak RSS to `result`; False on failure."""
+    seconds_, kib, status, stderr = measured
+    if status != 0 or (rss and kib is None):
+        tail = " | ".join(stderr.strip().splitlines()[-3:])
+        result.failure = f"exit {status}: {tail}"
+        log(f"    {what}: FAILED ({result.failure})")
+        return False
+    if wall:
+        result.walls.append(seconds_)
+    if rss:
+        result.rss.append(kib)
+    return True
+
+
+def measure_short(results, commands, runs):
+    """Short commands, interleaved: wall from `runs` plain runs each.
+
+    The first few runs go through /usr/bin/time -v for the peak RSS only
+    (they also warm the page cache); they are not timed, because time's
+    own fork and exec would add a millisecond to a figure of a few.
+    """
+    for name in commands:
+        results[name] = Result()
+    for run in range(min(3, runs)):
+        for name, command in commands.items():
+            if not results[name].failure:
+                record(results[name], timed(command), name, wall=False)
+    for run in range(runs):
+        for name, command in commands.items():
+            if not results[name].failure:
+                record(results[name], spawn(command), name, rss=False)
+
+
+def remove_store(path):
+    """Deletes a store, its WAL, shared memory, journal and photo folder."""
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        if os.path.exists(path + suffix):
+            os.remove(path + suffix)
+    folder, name = os.path.split(path)
+    support = os.path.join(folder, "." + os.path.splitext(name)[0] + "_SUPPORT")
+    if os.path.isdir(support):
+        # Photo files are read-only (0444); their folder is not.
+        shutil.rmtree(support)
+
+
+def external_folder(store):
+    folder, name = os.path.split(store)
+    return os.path.join(folder, "." + os.path.splitext(name)[0] + "_SUPPORT", "_EXTERNAL_DATA")
+
+
+def query(store, sql, *arguments):
+    connection = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        return connection.execute(sql, arguments).fetchone()
+    finally:
+        connection.close()
+
+
+def warm(path):
+    """Reads a file once so that every tool finds it in the page cache."""
+    with open(path, "rb") as file:
+        while file.read(1 << 24):
+            pass
+
+
+# ---------------------------------------------------------------- data
+
+def data_file(count, images):
+    folder = os.path.join(WORK, "data")
+    os.makedirs(folder, exist_ok=True)
+    name = f"bowties-g{gen.VERSION}-{count}{'' if images else '-nophotos'}.plist"
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        log(f"  generating {name} ...")
+        start = time.perf_counter()
+        gen.generate(count, path, images=images)
+        log(f"  generated {os.path.getsize(path) / 1e6:.0f} MB in {time.perf_counter() - start:.1f} s")
+    return path
+
+
+# ---------------------------------------------------------------- one size
+
+def measure_size(count, options, binaries):
+    """All figures at one size; returns a dict of Results and checks."""
+    runs = options.runs_at.get(count, options.runs)
+    photo_size = count <= 100_000 or count == options.records[0]
+    plist = data_file(count, images=True)
+    plain = data_file(count, images=False) if photo_size else None
+    figures = {"count": count, "runs": runs, "bytes": os.path.getsize(plist), "checks": {}}
+    stores = os.path.join(WORK, "stores")
+    outputs = os.path.join(WORK, "out")
+    os.makedirs(stores, exist_ok=True)
+    os.makedirs(outputs, exist_ok=True)
+
+    importers = list(IMPORTERS)
+    if photo_size:
+        importers.append("bowties-nophotos")
+    for name in importers:
+        figures[name] = Result()
+    if options.skip_slow and count > 100_000:
+        for name in ("python", "foundation"):
+            figures[name].skipped = "skipped (--skip-slow)"
+            importers.remove(name)
+
+    def import_command(name, store):
+        if name == "bowties":
+            return [binaries["bowties"], "import", plist, "--images", IMAGES, "--store", store]
+        if name == "bowties-nophotos":
+            return [binaries["bowties"], "import", plain, "--images", IMAGES, "--store", store]
+        if name == "c":
+            return [binaries["c"], plist, store]
+        if name == "python":
+            return [sys.executable, os.path.join(BENCH, "alternatives", "plistlib_import.py"), plist, store]
+        return [binaries["foundation"], plist, store]
+
+    # Imports: every tool on the same warm file, in rotating order.
+    warm(plist)
+    if plain:
+        warm(plain)
+    for run in range(runs):
+        order = importers[run % len(importers):] + importers[:run % len(importers)]
+        for name in order:
+            if figures[name].failure:
+                continue
+            store = os.path.join(stores, f"{name}-{count}.sqlite")
+            remove_store(store)
+            ok = record(figures[name], timed(import_command(name, store)), f"import {name}")
+            if ok:
+                rows = query(store, "SELECT count(*) FROM bowtie")[0]
+                if rows != count:
+                    figures[name].failure = f"stored {rows} rows, expected {count}"
+                    log(f"    import {name}: FAILED ({figures[name].failure})")
+                    continue
+                log(f"  {count:>9,} import {name:<17} run {run + 1}/{runs}: "
+                    f"{figures[name].walls[-1]:7.2f} s {figures[name].rss[-1] / 1024:7.1f} MiB")
+    for name in importers:
+        if name not in ("bowties",):
+            remove_store(os.path.join(stores, f"{name}-{count}.sqlite"))
+
+    store = os.path.join(stores, f"bowties-{count}.sqlite")
+    if not figures["bowties"].ok:
+        return figures
+
+    # Photos: each of the seven stored once, two of them in files.
+    blobs = query(store, "SELECT count(*) FROM blob")[0]
+    folder = external_folder(store)
+    files = len(os.listdir(folder)) if os.path.isdir(folder) else 0
+    figures["checks"].update(blobs=blobs, external_files=files)
+    log(f"  photos: blob rows {blobs} (expect {PHOTO_COUNT}), "
+        f"files in {os.path.relpath(folder, ROOT)}: {files} (expect {EXTERNAL_PHOTO_COUNT})")
+
+    # show and the sqlite3 shell's point query, interleaved. The key is in
+    # the middle of the file.
+    key = gen.search_key(count // 2)
+    figures["key"] = key
+    shows = {
+        "bowties-show": [binaries["bowties"], "show", key, "--store", store],
+        "sqlite-show": ["sqlite3", store, SQLITE_SHOW_SQL.format(key=key)],
+    }
+    measure_short(figures, shows, options.short_runs)
+    for name in shows:
+        if figures[name].ok:
+            log(f"  {count:>9,} {name:<14} median {figures[name].wall * 1000:6.1f} ms "
+                f"of {options.short_runs}, {figures[name].peak / 1024:.1f} MiB")
+
+    # wear: each run is one more wear of the same tie.
+    before = query(store, "SELECT timesWorn FROM bowtie WHERE searchKey = ?", key)[0]
+    wear = [binaries["bowties"], "wear", key, "--store", store]
+    measure_short(figures, {"bowties-wear": wear}, options.short_runs)
+    after = query(store, "SELECT timesWorn FROM bowtie WHERE searchKey = ?", key)[0]
+    wears = len(figures["bowties-wear"].walls) + len(figures["bowties-wear"].rss)
+    figures["checks"]["wear_counted"] = (after - before, wears)
+    if figures["bowties-wear"].ok:
+        log(f"  {count:>9,} bowties-wear   median {figures['bowties-wear'].wall * 1000:6.1f} ms "
+            f"of {options.short_runs}; timesWorn went {before} -> {after}")
+
+    # Exports, interleaved and rotating as the imports.
+    exports = {
+        "bowties-export": ([binaries["bowties"], "export", "--output", "{out}", "--store", store], False),
+        "sqlite-export": (["sqlite3", "-csv", "-header", store, SQLITE_EXPORT_SQL], True),
+        "python-export": ([sys.executable, os.path.join(BENCH, "alternatives", "csv_export.py"),
+                           store, "{out}"], False),
+    }
+    names = list(exports)
+    for name in names:
+        figures[name] = Result()
+    for run in range(runs):
+        for name in names[run % 3:] + names[:run % 3]:
+            if figures[name].failure:
+                continue
+            command, to_stdout = exports[name]
+            out = os.path.join(outputs, f"{name}-{count}.csv")
+            if os.path.exists(out):
+                os.remove(out)
+            command = [part.replace("{out}", out) for part in command]
+            if record(figures[name], timed(command, out if to_stdout else os.devnull), name):
+                log(f"  {count:>9,} {name:<17} run {run + 1}/{runs}: "
+                    f"{figures[name].walls[-1]:7.2f} s {figures[name].rss[-1] / 1024:7.1f} MiB")
+    mine = os.path.join(outputs, f"bowties-export-{count}.csv")
+    theirs = os.path.join(outputs, f"python-export-{count}.csv")
+    if figures["bowties-export"].ok and figures["python-export"].ok:
+        figures["checks"]["same_csv"] = filecmp.cmp(mine, theirs, shallow=False)
+    for name in names:
+        out = os.path.join(outputs, f"{name}-{count}.csv")
+        if os.path.exists(out):
+            os.remove(out)
+    return figures
+
+
+# ---------------------------------------------------------------- report
+
+def seconds(value):
+    if value is None:
+        return "—"
+    if value >= 10:
+        return f"{value:.1f} s"
+    if value >= 1:
+        return f"{value:.2f} s"
+    if value >= 0.1:
+        return f"{value * 1000:.0f} ms"
+    return f"{value * 1000:.1f} ms"
+
+
+def mib(kib):
+    return "—" if kib is None else f"{kib / 1024:.1f} MiB"
+
+
+def times(value):
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def spread(result):
+    if not result.ok or len(result.walls) < 2:
+        return ""
+    return f"{min(result.walls) / result.wall:.2f}–{max(result.walls) / result.wall:.2f}"
+
+
+def cell(result):
+    if result.skipped:
+        return result.skipped, "", ""
+    if result.failure:
+        return f"failed ({result.failure[:120]})", "", ""
+    return seconds(result.wall), spread(result), mib(result.peak)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else None
+
+
+def faster(their_time, our_time):
+    """'3.10× faster' or '2.00× slower': bowties against another tool."""
+    r = ratio(their_time, our_time)
+    if r is None:
+        return None, "—"
+    return r, f"bowties {r:.2f}× faster" if r >= 1 else f"bowties {1 / r:.2f}× slower"
+
+
+def command_output(command):
+    try:
+        return subprocess.run(command, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        return ""
+
+
+def machine():
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as info:
+        for line in info:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as info:
+        memory = int(info.readline().split()[1]) / 1024 / 1024
+    release = platform.platform()
+    if os.path.exists("/etc/os-release"):
+        with open("/etc/os-release") as info:
+            fields = dict(line.rstrip().split("=", 1) for line in info if "=" in line)
+        release = fields.get("PRETTY_NAME", release).strip('"')
+    commit = command_output(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"])
+    dirty = command_output(["git", "-C", ROOT, "status", "--porcelain", "--", "Sources", "Package.swift"])
+    return [
+        ("CPU", f"{cpu}, {os.cpu_count()} cores"),
+        ("RAM", f"{memory:.1f} GiB"),
+        ("OS", f"{release}, Linux {platform.release()}"),
+        ("swift", (command_output(["swift", "--version"]).splitlines() or ["?"])[0]),
+        ("gcc", command_output(["gcc", "--version"]).splitlines()[0]),
+        ("python", f"{platform.python_version()} ({sys.executable}), its sqlite3 module links SQLite {sqlite3.sqlite_version}"),
+        ("sqlite3 shell", command_output(["sqlite3", "--version"]).split(" ")[0]),
+        ("libsqlite3 (pkg-config)", command_output(["pkg-config", "--modversion", "sqlite3"])),
+        ("libxml2 (pkg-config)", command_output(["pkg-config", "--modversion", "libxml-2.0"])),
+        ("bowties", f"commit {commit}" + (" with uncommitted changes in Sources/ or Package.swift" if dirty else "")),
+        ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
+    ]
+
+
+def report(all_figures, options, machine_rows, loads, elapsed):
+    lines = ["# bowties benchmark", ""]
+    command = "bench/run " + " ".join(sys.argv[1:])
+    lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
+              f"(see per-size counts below), {options.short_runs} for show, wear and the point query. "
+              "Spread is the fastest and slowest run divided by the median. "
+              f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
+    lines += ["## Machine", "", "| | |", "|---|---|"]
+    lines += [f"| {name} | {value} |" for name, value in machine_rows]
+    lines += [f"| load average | {loads[0]} at the start, {loads[1]} at the end |", ""]
+
+    for figures in all_figures:
+        count = figures["count"]
+        lines += [f"## {count:,} records ({figures['bytes'] / 1e6:.0f} MB file, {figures['runs']} run(s))", ""]
+        base = figures["bowties"]
+        lines += ["### Import", "",
+                  "| importer | wall (median) | spread | peak RSS | time ÷ bowties |",
+                  "|---|---:|---:|---:|---:|"]
+        for name in IMPORTERS + ["bowties-nophotos"]:
+            if name not in figures:
+                continue
+            wall, sp, rss = cell(figures[name])
+            factor = times(ratio(figures[name].wall, base.wall)) if name != "bowties" else "1.00×"
+            lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} | {factor} |")
+        lines.append("")
+        c = figures["c"]
+        lines.append(f"bowties ÷ C reference: **{times(ratio(base.wall, c.wall))}**"
+                     + (f"; bowties without photos ÷ C: {times(ratio(figures['bowties-nophotos'].wall, c.wall))}"
+                        if "bowties-nophotos" in figures else "") + ".")
+        if "bowties-nophotos" in figures:
+            lines.append(f"Photo cost: with ÷ without imageName = "
+                         f"**{times(ratio(base.wall, figures['bowties-nophotos'].wall))}** in time, "
+                         f"{times(ratio(base.peak, figures['bowties-nophotos'].peak))} in peak RSS.")
+        checks = figures["checks"]
+        if "blobs" in checks:
+            lines.append(f"Photos stored once: `SELECT count(*) FROM blob` = {checks['blobs']} "
+                         f"(expect {PHOTO_COUNT}); `.bowties-{count}_SUPPORT/_EXTERNAL_DATA/` holds "
+                         f"{checks['external_files']} files (expect {EXTERNAL_PHOTO_COUNT}).")
+        lines.append("")
+        if "bowties-show" in figures:
+            lines += [f"### Point commands (key `{figures['key']}`, whole process, "
+                      f"{options.short_runs} runs)", "",
+                      "| command | wall (median) | spread | peak RSS |", "|---|---:|---:|---:|"]
+            for name in ("bowties-show", "sqlite-show", "bowties-wear"):
+                wall, sp, rss = cell(figures[name])
+                lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} |")
+            lines.append("")
+            lines.append(f"show ÷ sqlite3 point query: "
+                         f"{times(ratio(figures['bowties-show'].wall, figures['sqlite-show'].wall))}.")
+            worn, expected = checks.get("wear_counted", (None, None))
+            lines += [f"wear counted every run: {'yes' if worn == expected else f'no ({worn} of {expected})'}.", ""]
+        if "bowties-export" in figures:
+            lines += ["### Export", "",
+                      "| exporter | wall (median) | spread | peak RSS | time ÷ bowties |",
+                      "|---|---:|---:|---:|---:|"]
+            for name in ("bowties-export", "sqlite-export", "python-export"):
+                wall, sp, rss = cell(figures[name])
+                factor = times(ratio(figures[name].wall, figures["bowties-export"].wall))
+                lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} | {factor} |")
+            same = checks.get("same_csv")
+            lines += ["", "bowties and csv_export.py wrote "
+                      + ("byte-identical files." if same else "DIFFERENT files." if same is False
+                         else "files that were not compared (a run failed).") , ""]
+
+    lines += ["## Targets", "", "| target | figure | pass |", "|---|---|---|"]
+    lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in targets(all_figures)]
+    lines.append("")
+    return "\n".join(lines)
+
+
+def targets(all_figures):
+    """(target, figure, PASS/FAIL/n/a) rows; sizes as measured."""
+    rows = []
+
+    def verdict(ok):
+        return "n/a" if ok is None else "PASS" if ok else "**FAIL**"
+
+    def at(figures):
+        return f"{figures['count']:,}"
+
+    by_count = {figures["count"]: figures for figures in all_figures}
+    small = by_count.get(100_000, all_figures[0])
+    large = all_figures[-1]
+
+    for figures in all_figures:
+        r = ratio(figures["bowties"].wall, figures["c"].wall)
+        rows.append((f"import ≤ 1.5× the C reference ({at(figures)})", times(r),
+                     verdict(None if r is None else r <= 1.5)))
+    for figures in all_figures:
+        for name, label in (("python", "Python"), ("foundation", "Foundation")):
+            r, text = faster(figures[name].wall, figures["bowties"].wall)
+            rows.append((f"import ≥ 3× faster than {label} ({at(figures)})",
+                         text if r else figures[name].skipped or "—",
+                         verdict(None if r is None else r >= 3)))
+    peak = large["bowties"].peak
+    rows.append((f"import peak RSS ≤ 40 MiB ({at(large)})", mib(peak),
+                 verdict(None if peak is None else peak <= 40 * 1024)))
+    if large is not small:
+        r = ratio(large["bowties"].peak, small["bowties"].peak)
+        rows.append((f"import peak RSS at {at(large)} within 10% of {at(small)}",
+                     f"{mib(large['bowties'].peak)} vs {mib(small['bowties'].peak)} ({times(r)})",
+                     verdict(None if r is None else r <= 1.10)))
+    else:
+        rows.append(("import peak RSS flat across sizes", "needs two sizes", "n/a"))
+    for figures in all_figures:
+        checks = figures["checks"]
+        if "bowties-nophotos" not in figures:
+            continue
+        if "blobs" in checks:
+            once = checks["blobs"] == PHOTO_COUNT and checks["external_files"] == EXTERNAL_PHOTO_COUNT
+            rows.append((f"photos stored once ({at(figures)})",
+                         f"{checks['blobs']} blob rows, {checks['external_files']} external files",
+                         verdict(once)))
+        r = ratio(figures["bowties"].wall, figures["bowties-nophotos"].wall)
+        rows.append((f"photos cost ≤ 1.2× the import without photos ({at(figures)})", times(r),
+                     verdict(None if r is None else r <= 1.2)))
+    for name, label in (("bowties-show", "show"), ("bowties-wear", "wear")):
+        result = large.get(name)
+        wall = result.wall if result else None
+        rows.append((f"{label} ≤ 25 ms, whole process ({at(large)})", seconds(wall),
+                     verdict(None if wall is None else wall <= 0.025)))
+    for figures in all_figures:
+        if "bowties-export" not in figures:
+            continue
+        mine = figures["bowties-export"].wall
+        r, text = faster(figures["python-export"].wall, mine)
+        rows.append((f"export ≥ 2× faster than Python csv ({at(figures)})",
+                     text, verdict(None if r is None else r >= 2)))
+        r = ratio(mine, figures["sqlite-export"].wall)
+        rows.append((f"export ≤ 2× `sqlite3 -csv` ({at(figures)})", times(r),
+                     verdict(None if r is None else r <= 2)))
+    if large is not small and "bowties-export" in large and "bowties-export" in small:
+        r = ratio(large["bowties-export"].peak, small["bowties-export"].peak)
+        rows.append((f"export memory flat: peak RSS at {at(large)} within 10% of {at(small)}",
+                     f"{mib(large['bowties-export'].peak)} vs {mib(small['bowties-export'].peak)} ({times(r)})",
+                     verdict(None if r is None else r <= 1.10)))
+    else:
+        rows.append(("export memory flat across sizes", "needs two sizes", "n/a"))
+    return rows
+
+
+def main(argv):
+    options = parse_options(argv)
+    binaries = {
+        "bowties": os.environ.get("BOWTIES_BIN", os.path.join(ROOT, ".build", "release", "bowties")),
+        "c": os.environ.get("IMPORT_C_BIN", os.path.join(WORK, "bin", "import-c")),
+        "foundation": os.environ.get(
+            "FOUNDATION_BIN", os.path.join(WORK, ".build-foundation", "release", "foundation-import")),
+    }
+    for name, path in binaries.items():
+        if not os.access(path, os.X_OK):
+            log(f"bench: {name} binary {path} is missing; run bench/run, which builds it")
+            return 1
+    os.environ.pop("BOWTIES_STORE", None)
+    os.environ["NO_COLOR"] = "1"
+    start = time.perf_counter()
+    loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
+    if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:
+        log(f"bench: warning: load average is {loads[0]}; other work on this machine will slow every figure")
+    machine_rows = machine()
+    all_figures = []
+    for count in options.records:
+        log(f"== {count:,} records")
+        all_figures.append(measure_size(count, options, binaries))
+    loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
+    text = report(all_figures, options, machine_rows, loads, time.perf_counter() - start)
+    os.makedirs(os.path.dirname(os.path.abspath(options.output)), exist_ok=True)
+    with open(options.output, "w", encoding="utf-8") as out:
+        out.write(text)
+    print(text)
+    log(f"bench: wrote {os.path.relpath(options.output)}")
+    failed = any(isinstance(result, Result) and result.failure
+                 for figures in all_figures for result in figures.values())
+    for figures in all_figures:
+        checks = figures["checks"]
+        worn, expected = checks.get("wear_counted", (0, 0))
+        failed = failed or checks.get("same_csv") is False or worn != expected
+    if failed:
+        log("bench: a command failed or a check did not hold; see the report")
+        return 1
+    if options.strict and any(verdict == "**FAIL**" for _, _, verdict in targets(all_figures)):
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
