@@ -29,7 +29,11 @@ final class OpenFile {
     ///   ``Failure/unreadable(_:)`` for a directory, a device, or a file
     ///   the process may not read.
     init(path: String) throws(Failure) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: opening a FIFO for reading otherwise waits, forever,
+        // for a writer (`bowties import some.fifo` would hang before the
+        // file type is checked). It changes nothing for the regular files
+        // that pass the check below: their reads never block.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else {
             let code = errno
             let reason = String(cString: strerror(code))
