@@ -43,7 +43,11 @@ extension AttributeDescription {
             if let maxLength, length > maxLength { return failure(.stringTooLong, "\(name) is too long.") }
             return []
         case .uri(let text):
-            return Self.isAbsoluteURI(text) ? [] : failure(.invalidURI, "\(name) is not a valid URI.")
+            guard Self.isAbsoluteURI(text) else { return failure(.invalidURI, "\(name) is not a valid URI.") }
+            if let scheme = Self.refusedScheme(of: text) {
+                return failure(.invalidURI, "\(name) uses the \(scheme): scheme, which is refused.")
+            }
+            return []
         case .color(let color):
             return color.isValid ? [] : failure(.managedObject, "\(name) is not a valid colour.")
         case .date(let date):
