@@ -20,7 +20,8 @@ struct DecodedRecord {
 /// element.
 struct BowTieDecoder {
     let entity = BowTieModel.entity
-    /// Keys met that the model does not know, with where they first were.
+    /// Keys met that the model does not know, with where they first were
+    /// (shortened as messages quote them).
     private(set) var unknownKeys: [(key: String, location: SourceLocation)] = []
     private var seenUnknownKeys: Set<String> = []
 
@@ -46,7 +47,7 @@ struct BowTieDecoder {
         for entry in dictionary.entries {
             guard let attribute = entity.attribute(forImportKey: entry.key) else {
                 if seenUnknownKeys.insert(entry.key).inserted {
-                    unknownKeys.append((entry.key, entry.keyLocation))
+                    unknownKeys.append((AttributeValue.abbreviated(entry.key), entry.keyLocation))
                 }
                 continue
             }
@@ -103,13 +104,16 @@ struct BowTieDecoder {
             // Foundation must be able to hold it too; validation then checks
             // that it is absolute.
             guard URL(string: text) != nil else {
-                throw DecodingFailure(message: "\"\(text)\" is not a valid URI (NSValidationInvalidURIError 1690)")
+                throw DecodingFailure(
+                    message: "\(AttributeValue.string(text).messageText) is not a valid URI "
+                        + "(NSValidationInvalidURIError 1690)")
             }
             return .uri(text)
         case (.uuid, .string(let text)):
             guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
                 throw DecodingFailure(
-                    message: "\"\(text)\" is not a UUID (expected the form E621E1F8-C36C-495A-93FC-0C247A3E6E5F)")
+                    message: "\(AttributeValue.string(text).messageText) is not a UUID "
+                        + "(expected the form E621E1F8-C36C-495A-93FC-0C247A3E6E5F)")
             }
             return .uuid(id)
         case (.double, .real(let number)):
@@ -126,7 +130,8 @@ struct BowTieDecoder {
             return .color(try color(from: components))
         case (.transformable, .string(let text)):
             guard let color = color(hex: text) else {
-                throw DecodingFailure(message: "\"\(text)\" is not a colour (expected #RRGGBB)")
+                throw DecodingFailure(
+                    message: "\(AttributeValue.string(text).messageText) is not a colour (expected #RRGGBB)")
             }
             return .color(color)
         default:
@@ -154,7 +159,8 @@ struct BowTieDecoder {
         for entry in dictionary.entries {
             guard ["red", "green", "blue", "alpha"].contains(entry.key) else {
                 throw DecodingFailure(
-                    message: "unknown colour component \"\(entry.key)\" (expected red, green, blue, alpha)")
+                    message: "unknown colour component \(AttributeValue.string(entry.key).messageText) "
+                        + "(expected red, green, blue, alpha)")
             }
             switch entry.item.value {
             case .integer(let value) where (0...255).contains(value):

@@ -17,6 +17,9 @@ struct ImageResolver {
     /// a disk image, not a limit of the store).
     static let maximumPhotoSize = 64 * 1024 * 1024
 
+    /// The longest image name accepted, in bytes: Linux's `PATH_MAX`.
+    static let maximumNameLength = 4096
+
     let directory: URL
     /// The folder's real path, or nil when it does not exist.
     let canonicalDirectory: String?
@@ -40,11 +43,18 @@ struct ImageResolver {
     /// - Throws: a message (the caller locates it).
     func resolve(_ name: String) throws(ImageRefusal) -> Resolution {
         guard !name.isEmpty else { throw ImageRefusal("the image name is empty") }
+        // No path that long resolves (PATH_MAX); refusing it here also keeps
+        // a name of megabytes out of the messages below.
+        guard name.utf8.count <= Self.maximumNameLength else {
+            throw ImageRefusal(
+                "image name is \(name.utf8.count) bytes long, more than the \(Self.maximumNameLength) a path may have")
+        }
+        let quoted = AttributeValue.string(name).messageText
         guard !name.hasPrefix("/") else {
-            throw ImageRefusal("image name \"\(name)\" is absolute; names are relative to \(directory.path)")
+            throw ImageRefusal("image name \(quoted) is absolute; names are relative to \(directory.path)")
         }
         guard !name.split(separator: "/").contains("..") else {
-            throw ImageRefusal("image name \"\(name)\" leaves the images folder (\"..\")")
+            throw ImageRefusal("image name \(quoted) leaves the images folder (\"..\")")
         }
         guard !name.utf8.contains(0) else { throw ImageRefusal("image name contains a NUL character") }
         let candidates = [name] + (name.hasSuffix(".png") ? [] : [name + ".png"])

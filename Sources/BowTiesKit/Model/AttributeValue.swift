@@ -32,6 +32,62 @@ public enum AttributeValue: Sendable, Equatable {
         }
     }
 
+    /// The value as an error message shows it: ``displayText``, shortened
+    /// and kept on one line by ``abbreviated(_:)``.
+    ///
+    /// An imported file decides how long its strings are (libxml2 allows
+    /// 10 MB of text); a message that quoted them whole would be as large,
+    /// and a line break or escape sequence in them would forge output.
+    public var messageText: String {
+        switch self {
+        case .string(let text): "\"\(Self.abbreviated(text))\""
+        case .uri(let text): Self.abbreviated(text)
+        default: displayText
+        }
+    }
+
+    /// How many Unicode scalars of a value a message quotes.
+    static let messageLimit = 80
+
+    /// `text` cut to ``messageLimit`` scalars (`...` marks the cut),
+    /// with control characters and bidirectional overrides escaped.
+    ///
+    /// ```
+    /// abbreviated("two\nlines")                     // two\nlines, on one line
+    /// abbreviated(String(repeating: "x", count: 9_000_000))  // 80 x, then ...
+    /// ```
+    static func abbreviated(_ text: String) -> String {
+        var result = ""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == messageLimit {
+                return result + "..."
+            }
+            count += 1
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if isInvisibleControl(scalar) {
+                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    /// C0 and C1 controls, DEL, and the bidirectional overrides and
+    /// isolates that reorder what a terminal shows.
+    private static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     /// Shortest text that reads back as the same Double (`4.5`, `4`, `nan`).
     static func format(_ number: Double) -> String {
         if number.isNaN { return "nan" }

@@ -46,10 +46,15 @@ public struct BowTie: Sendable, Equatable, Identifiable {
         Self.label(searchKey: searchKey, name: name, id: id)
     }
 
+    /// The label of a record with these values (see ``label``).
+    ///
+    /// Both parts are shortened as ``AttributeValue/messageText`` is: the
+    /// label of an imported record is built before validation, from
+    /// whatever the file holds.
     static func label(searchKey: String?, name: String?, id: UUID?) -> String {
         var parts: [String] = []
-        if let searchKey { parts.append(searchKey) }
-        if let name { parts.append("\"\(name)\"") }
+        if let searchKey, !searchKey.isEmpty { parts.append(AttributeValue.abbreviated(searchKey)) }
+        if let name { parts.append("\"\(AttributeValue.abbreviated(name))\"") }
         if parts.isEmpty, let id { parts.append(id.uuidString) }
         return parts.joined(separator: " ")
     }

@@ -27,7 +27,7 @@ extension AttributeDescription {
     /// The rules this attribute's declaration breaks for `value`.
     func validationErrors(for value: AttributeValue?, record: String?) -> [ValidationError] {
         func failure(_ code: ValidationError.Code, _ message: String) -> [ValidationError] {
-            [ValidationError(code: code, message: message, attribute: name, value: value?.displayText, record: record)]
+            [ValidationError(code: code, message: message, attribute: name, value: value?.messageText, record: record)]
         }
         guard let value else {
             return isOptional ? [] : failure(.missingMandatoryProperty, "\(name) is a required value.")
