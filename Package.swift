@@ -37,8 +37,10 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the import's prepared insert (GRDB's
+                // own module for it; the system SQLite GRDB links).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .executableTarget(
@@ -55,7 +57,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BowTiesKitTests",
-            dependencies: ["BowTiesKit", "PropertyList", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "BowTiesKit", "PropertyList", .product(name: "GRDB", package: "GRDB.swift"),
+                // An independent RFC 4180 parser: exports must read back
+                // with it exactly.
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
         ),
         .testTarget(
             name: "EndToEndTests",

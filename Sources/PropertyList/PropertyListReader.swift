@@ -43,6 +43,9 @@ public final class PropertyListReader {
     private var state = State.finished
     /// The text of the scalar being read, reused from value to value.
     private var scratch: [UInt8] = []
+    /// Sizes of the last containers finished at each depth; see
+    /// `noteSize(_:atDepth:)`.
+    private var capacityHints: [Int] = []
 
     private enum State {
         /// A root that is not an array, not read yet.
@@ -323,7 +326,18 @@ public final class PropertyListReader {
                         name == .array ? .array([]) : .dictionary(PropertyListDictionary())
                     completed = PropertyListItem(value, at: location)
                 } else {
-                    stack.append(OpenContainer(isDictionary: name == .dict, location: location))
+                    var container = OpenContainer(isDictionary: name == .dict, location: location)
+                    // Records in one file tend to have the same shape: size
+                    // a container like the last one at its depth, so it is
+                    // allocated once instead of growing 1, 2, 4, 8, 16.
+                    if stack.count < capacityHints.count {
+                        if container.isDictionary {
+                            container.entries.reserveCapacity(capacityHints[stack.count])
+                        } else {
+                            container.items.reserveCapacity(min(capacityHints[stack.count], 1024))
+                        }
+                    }
+                    stack.append(container)
                 }
             case .string, .data, .date, .integer, .real, .true, .false:
                 completed = PropertyListItem(try readScalar(name, isEmpty: isEmpty), at: location)
@@ -358,6 +372,7 @@ public final class PropertyListReader {
                         continue nextObject
                     case .end:
                         let array = stack.removeLast()
+                        noteSize(array.items.count, atDepth: stack.count)
                         completed = PropertyListItem(.array(array.items), at: array.location)
                     case .text, .endOfDocument:
                         throw unexpected(
@@ -385,6 +400,7 @@ public final class PropertyListReader {
                         stack[top].pendingKey = (key, keyLocation)
                     case .end:
                         let dictionary = stack.removeLast()
+                        noteSize(dictionary.entries.count, atDepth: stack.count)
                         completed = PropertyListItem(
                             .dictionary(PropertyListDictionary(entries: dictionary.entries)),
                             at: dictionary.location)
@@ -394,6 +410,14 @@ public final class PropertyListReader {
                 }
             }
         }
+    }
+
+    /// Remembers a finished container's size as the hint for the next
+    /// container opened at the same depth (the first few depths only).
+    private func noteSize(_ count: Int, atDepth depth: Int) {
+        guard depth < 8 else { return }
+        while capacityHints.count <= depth { capacityHints.append(0) }
+        capacityHints[depth] = count
     }
 
     /// The entry already stored under `key`, if any: a linear scan for

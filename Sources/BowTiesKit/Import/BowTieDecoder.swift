@@ -24,6 +24,40 @@ struct BowTieDecoder {
     /// (shortened as messages quote them).
     private(set) var unknownKeys: [(key: String, location: SourceLocation)] = []
     private var seenUnknownKeys: Set<String> = []
+    /// Attribute positions by property-list key, with the key's length
+    /// first: a scan that compares lengths is cheaper than hashing for a
+    /// dozen short keys.
+    private let importKeys: [(length: Int, key: String, index: Int)]
+    private let slots: Slots
+
+    /// Where each attribute the decoder builds a ``BowTie`` from sits in
+    /// the declaration.
+    private struct Slots {
+        var id = -1, name = -1, searchKey = -1, rating = -1, timesWorn = -1
+        var lastWorn = -1, isFavorite = -1, url = -1, tintColor = -1
+    }
+
+    init() {
+        var importKeys: [(length: Int, key: String, index: Int)] = []
+        var slots = Slots()
+        for (index, attribute) in entity.attributes.enumerated() {
+            importKeys.append((attribute.importKey.utf8.count, attribute.importKey, index))
+            switch attribute.name {
+            case "id": slots.id = index
+            case "name": slots.name = index
+            case "searchKey": slots.searchKey = index
+            case "rating": slots.rating = index
+            case "timesWorn": slots.timesWorn = index
+            case "lastWorn": slots.lastWorn = index
+            case "isFavorite": slots.isFavorite = index
+            case "url": slots.url = index
+            case "tintColor": slots.tintColor = index
+            default: break
+            }
+        }
+        self.importKeys = importKeys
+        self.slots = slots
+    }
 
     mutating func decode(_ item: PropertyListItem, number: Int) throws -> DecodedRecord {
         guard case .dictionary(let dictionary) = item.value else {
@@ -31,28 +65,33 @@ struct BowTieDecoder {
                 location: item.location, recordNumber: number,
                 message: "expected a <dict> for each bow tie, found \(item.value.elementName)")
         }
-        // Known early so that every later error names the record.
-        let label = BowTie.label(
-            searchKey: dictionary["searchKey"].flatMap(\.value.stringValue),
-            name: dictionary["name"].flatMap(\.value.stringValue), id: nil)
+        // Built only when something fails, but then before the error, so
+        // that every error names the record.
+        func label() -> String {
+            BowTie.label(
+                searchKey: dictionary["searchKey"].flatMap(\.value.stringValue),
+                name: dictionary["name"].flatMap(\.value.stringValue), id: nil)
+        }
         func failure(_ entry: PropertyListDictionary.Entry, _ message: String) -> ImportError {
             ImportError(
-                location: entry.item.location, recordNumber: number, record: label, field: entry.key,
+                location: entry.item.location, recordNumber: number, record: label(), field: entry.key,
                 message: message)
         }
 
-        var values: [String: AttributeValue] = [:]
-        var locations: [String: SourceLocation] = [:]
+        let attributes = entity.attributes
+        var values = [AttributeValue?](repeating: nil, count: attributes.count)
+        var url: URL?
         var imageName: (String, SourceLocation)?
         for entry in dictionary.entries {
-            guard let attribute = entity.attribute(forImportKey: entry.key) else {
+            let length = entry.key.utf8.count
+            guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
+            else {
                 if seenUnknownKeys.insert(entry.key).inserted {
                     unknownKeys.append((AttributeValue.abbreviated(entry.key), entry.keyLocation))
                 }
                 continue
             }
-            locations[attribute.name] = entry.item.location
-            if attribute.type == .binaryData {
+            if attributes[index].type == .binaryData {
                 guard case .string(let name) = entry.item.value else {
                     throw failure(
                         entry, "expected <string> (an image file name), found \(entry.item.value.elementName)")
@@ -61,31 +100,33 @@ struct BowTieDecoder {
                 continue
             }
             do {
-                values[attribute.name] = try Self.value(of: entry.item, for: attribute)
+                values[index] = try Self.value(of: entry.item, for: attributes[index], url: &url)
             } catch let error as DecodingFailure {
                 throw failure(entry, error.message)
             }
         }
 
-        for attribute in entity.attributes where values[attribute.name] == nil {
-            values[attribute.name] = attribute.defaultValue
+        for index in attributes.indices where values[index] == nil {
+            values[index] = attributes[index].defaultValue
         }
-        if values["id"] == nil {
-            values["id"] = .uuid(Self.derivedID(searchKey: values["searchKey"], name: values["name"]))
+        if values[slots.id] == nil {
+            values[slots.id] = .uuid(Self.derivedID(searchKey: values[slots.searchKey], name: values[slots.name]))
         }
         do {
-            try entity.validate(record: label) { values[$0.name] }
+            try entity.validate(record: label, valueAt: { values[$0] })
         } catch var error as ValidationError {
             let first = error.errors.first ?? error
             error.record = nil
+            let attribute = first.attribute.flatMap { entity[$0] }
             throw ImportError(
-                location: first.attribute.flatMap { locations[$0] } ?? item.location,
-                recordNumber: number, record: label,
-                field: error.errors.isEmpty ? first.attribute.flatMap { entity[$0]?.importKey } : nil,
+                location: attribute.flatMap { dictionary[$0.importKey]?.location } ?? item.location,
+                recordNumber: number, record: label(),
+                field: error.errors.isEmpty ? attribute?.importKey : nil,
                 message: error.description, validation: error)
         }
         return DecodedRecord(
-            tie: Self.bowTie(from: values), imageName: imageName.map { ($0.0, $0.1) }, location: item.location)
+            tie: bowTie(from: values, url: url), imageName: imageName.map { ($0.0, $0.1) },
+            location: item.location)
     }
 
     private struct DecodingFailure: Error {
@@ -93,7 +134,9 @@ struct BowTieDecoder {
     }
 
     /// Reads one value, checking that the element fits the attribute type.
-    private static func value(of item: PropertyListItem, for attribute: AttributeDescription) throws -> AttributeValue {
+    private static func value(
+        of item: PropertyListItem, for attribute: AttributeDescription, url: inout URL?
+    ) throws -> AttributeValue {
         func wrongType() -> DecodingFailure {
             DecodingFailure(message: "expected \(expectedElements(attribute.type)), found \(item.value.elementName)")
         }
@@ -103,14 +146,18 @@ struct BowTieDecoder {
         case (.uri, .string(let text)):
             // Foundation must be able to hold it too; validation then checks
             // that it is absolute.
-            guard URL(string: text) != nil else {
+            guard let parsed = URL(string: text) else {
                 throw DecodingFailure(
                     message: "\(AttributeValue.string(text).messageText) is not a valid URI "
                         + "(NSValidationInvalidURIError 1690)")
             }
+            url = parsed
             return .uri(text)
         case (.uuid, .string(let text)):
-            guard let id = UUID(uuidString: text.trimmingCharacters(in: .whitespaces)) else {
+            // Trimming is the rare case; checking for it first costs more
+            // than the parse.
+            guard let id = UUID(parsing: text) ?? UUID(uuidString: text.trimmingCharacters(in: .whitespaces))
+            else {
                 throw DecodingFailure(
                     message: "\(AttributeValue.string(text).messageText) is not a UUID "
                         + "(expected the form E621E1F8-C36C-495A-93FC-0C247A3E6E5F)")
@@ -155,32 +202,45 @@ struct BowTieDecoder {
     /// `<dict>` of `red`, `green`, `blue` (integers 0-255) and an optional
     /// `alpha` (integer 0-255 or real 0-1).
     private static func color(from dictionary: PropertyListDictionary) throws -> Color {
-        var components: [String: Double] = [:]
+        // red, green, blue, alpha: no dictionary per record.
+        var components: (Double?, Double?, Double?, Double?) = (nil, nil, nil, nil)
         for entry in dictionary.entries {
-            guard ["red", "green", "blue", "alpha"].contains(entry.key) else {
+            let isAlpha = entry.key == "alpha"
+            let value: Double
+            switch entry.item.value {
+            case .integer(let number) where (0...255).contains(number):
+                value = Double(number) / 255
+            case .real(let number) where isAlpha && (0...1).contains(number):
+                value = number
+            case .integer(let number) where Self.colorComponents.contains(entry.key):
+                throw DecodingFailure(message: "\(entry.key) must be from 0 to 255, found \(number)")
+            default:
+                guard Self.colorComponents.contains(entry.key) else {
+                    throw DecodingFailure(
+                        message: "unknown colour component \(AttributeValue.string(entry.key).messageText) "
+                            + "(expected red, green, blue, alpha)")
+                }
+                throw DecodingFailure(
+                    message: "expected <integer> 0-255 for \(entry.key), found \(entry.item.value.elementName)")
+            }
+            switch entry.key {
+            case "red": components.0 = value
+            case "green": components.1 = value
+            case "blue": components.2 = value
+            case "alpha": components.3 = value
+            default:
                 throw DecodingFailure(
                     message: "unknown colour component \(AttributeValue.string(entry.key).messageText) "
                         + "(expected red, green, blue, alpha)")
             }
-            switch entry.item.value {
-            case .integer(let value) where (0...255).contains(value):
-                components[entry.key] = Double(value) / 255
-            case .real(let value) where entry.key == "alpha" && (0...1).contains(value):
-                components[entry.key] = value
-            case .integer(let value):
-                throw DecodingFailure(message: "\(entry.key) must be from 0 to 255, found \(value)")
-            default:
-                throw DecodingFailure(
-                    message: "expected <integer> 0-255 for \(entry.key), found \(entry.item.value.elementName)")
-            }
         }
-        for name in ["red", "green", "blue"] where components[name] == nil {
-            throw DecodingFailure(message: "the colour has no \(name) component")
-        }
-        return Color(
-            red: components["red"] ?? 0, green: components["green"] ?? 0, blue: components["blue"] ?? 0,
-            alpha: components["alpha"] ?? 1)
+        guard let red = components.0 else { throw DecodingFailure(message: "the colour has no red component") }
+        guard let green = components.1 else { throw DecodingFailure(message: "the colour has no green component") }
+        guard let blue = components.2 else { throw DecodingFailure(message: "the colour has no blue component") }
+        return Color(red: red, green: green, blue: blue, alpha: components.3 ?? 1)
     }
+
+    private static let colorComponents: Set<String> = ["red", "green", "blue", "alpha"]
 
     private static func color(hex text: String) -> Color? {
         let digits = text.hasPrefix("#") ? text.dropFirst() : Substring(text)
@@ -210,22 +270,18 @@ struct BowTieDecoder {
     }
 
     /// Builds the typed value; only called on values that passed validation.
-    private static func bowTie(from values: [String: AttributeValue]) -> BowTie {
-        var tie = BowTie(id: UUID(), name: nil)
-        for (name, value) in values {
-            switch (name, value) {
-            case ("id", .uuid(let id)): tie.id = id
-            case ("name", .string(let text)): tie.name = text
-            case ("searchKey", .string(let text)): tie.searchKey = text
-            case ("rating", .double(let number)): tie.rating = number
-            case ("timesWorn", .integer(let number)): tie.timesWorn = Int32(clamping: number)
-            case ("lastWorn", .date(let date)): tie.lastWorn = date
-            case ("isFavorite", .bool(let flag)): tie.isFavorite = flag
-            case ("url", .uri(let text)): tie.url = URL(string: text)
-            case ("tintColor", .color(let color)): tie.tintColor = color
-            default: break
-            }
-        }
+    private func bowTie(from values: [AttributeValue?], url: URL?) -> BowTie {
+        // Validation guarantees an id; the fallback is never taken.
+        guard case .uuid(let id)? = values[slots.id] else { return BowTie(name: nil) }
+        var tie = BowTie(id: id, name: nil)
+        if case .string(let text)? = values[slots.name] { tie.name = text }
+        if case .string(let text)? = values[slots.searchKey] { tie.searchKey = text }
+        if case .double(let number)? = values[slots.rating] { tie.rating = number }
+        if case .integer(let number)? = values[slots.timesWorn] { tie.timesWorn = Int32(clamping: number) }
+        if case .date(let date)? = values[slots.lastWorn] { tie.lastWorn = date }
+        if case .bool(let flag)? = values[slots.isFavorite] { tie.isFavorite = flag }
+        if case .uri? = values[slots.url] { tie.url = url }
+        if case .color(let color)? = values[slots.tintColor] { tie.tintColor = color }
         return tie
     }
 }
@@ -234,5 +290,43 @@ extension PropertyListValue {
     var stringValue: String? {
         if case .string(let text) = self { return text }
         return nil
+    }
+}
+
+extension UUID {
+    /// Parses the canonical 36-character form (either case), as
+    /// `UUID(uuidString:)` does, without its `sscanf`.
+    init?(parsing text: String) {
+        var text = text
+        let parsed: uuid_t? = text.withUTF8 { bytes -> uuid_t? in
+            guard bytes.count == 36 else { return nil }
+            var result: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let ok = withUnsafeMutableBytes(of: &result) { output -> Bool in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        guard bytes[position] == UInt8(ascii: "-") else { return false }
+                        position += 1
+                    }
+                    guard let high = Self.hexValue(bytes[position]), let low = Self.hexValue(bytes[position + 1])
+                    else { return false }
+                    output[index] = high << 4 | low
+                    position += 2
+                }
+                return true
+            }
+            return ok ? result : nil
+        }
+        guard let parsed else { return nil }
+        self.init(uuid: parsed)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

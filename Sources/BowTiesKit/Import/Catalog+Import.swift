@@ -47,17 +47,26 @@ extension Catalog {
                 // by the decoder with its location.
                 if let item = try reader.next() { try importer.importRecord(item) }
             } else {
-                while let item = try reader.next() {
+                // Parsing runs on a second core, a bounded number of
+                // records ahead; records still arrive in order, and a
+                // parse error after every record before it.
+                let records = PropertyListPrefetcher(reader)
+                while let item = try records.next() {
                     try importer.importRecord(item)
                 }
             }
-            report = importer.finish(dryRun: options.dryRun)
+            report = try importer.finish(dryRun: options.dryRun)
         }
         return report
     }
 }
 
 /// The state of one import transaction.
+///
+/// Each record first takes the fast path: one prepared `INSERT` that
+/// does nothing when the id is already stored. Only records that are
+/// not simply new (stored already, repeated in the file, holding a taken
+/// search key) pay for the queries that decide what to do and say why.
 private struct RecordImporter {
     let catalog: Catalog
     let db: Database
@@ -69,13 +78,28 @@ private struct RecordImporter {
     /// or search key within the file is told from one already stored,
     /// without keeping every id in memory.
     let firstNewRowID: Int64
+    let insert: BowTieInsertStatement
     var decoder = BowTieDecoder()
     var report = ImportReport()
     var number = 0
     var updatedIDs: Set<UUID> = []
-    /// Photos stored so far, by real path: records often share photos, and
-    /// each is then read and hashed once per import.
-    var photoCache: [String: PhotoInfo] = [:]
+    /// What each image name resolved to: records often share photos, and
+    /// each is then resolved, read and hashed once per import. Bounded,
+    /// so that a file naming a million photos keeps memory flat.
+    var photoByName: [String: NamedPhoto] = [:]
+    static let photoCacheLimit = 4096
+    /// Photos this import added to the `blob` table. One a record took and
+    /// then did not keep (it turned out unchanged) is dropped at the end.
+    var storedPhotos: [String: PhotoInfo] = [:]
+    /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
+    var deferredIndexes: [SecondaryIndex] = []
+
+    /// An image name's outcome, shared by every record that names it.
+    enum NamedPhoto {
+        case stored(PhotoInfo)
+        case missing(tried: [String])
+        case refused(String)
+    }
 
     init(catalog: Catalog, db: Database, changes: PhotoChanges, images: ImageResolver, options: ImportOptions) throws {
         self.catalog = catalog
@@ -85,11 +109,45 @@ private struct RecordImporter {
         self.options = options
         threshold = try Catalog.threshold(db)
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(BowTieModel.tableName)") ?? 0) + 1
+        insert = try BowTieInsertStatement(db, transformers: catalog.transformers)
+        if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
+            // A first import into an empty catalog is a bulk load: build
+            // the lookup-only indexes once at the end, in this transaction.
+            deferredIndexes = BowTieModel.entity.secondaryIndexes(on: BowTieModel.tableName)
+            for index in deferredIndexes {
+                try db.execute(sql: index.dropSQL)
+            }
+        }
     }
 
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
         let record = try decoder.decode(item, number: number)
+        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
+        var tie = record.tie
+        switch named {
+        case .stored(let info)?:
+            tie.photo = info
+        case .refused?:
+            // Said only if the record is written: the slow path decides.
+            return try importRecordNotNew(record)
+        case .missing?, nil:
+            tie.photo = nil
+        }
+        guard try insert.insert(tie) == .inserted else {
+            return try importRecordNotNew(record)
+        }
+        report.added += 1
+        switch named {
+        case .stored?: report.photos += 1
+        case .missing(let tried)?: report.warnings.append(missingImageWarning(record, tried: tried))
+        case .refused?, nil: break
+        }
+    }
+
+    /// A record the fast path did not insert: already stored (left alone,
+    /// or updated with `--update`), or in conflict with another record.
+    private mutating func importRecordNotNew(_ record: DecodedRecord) throws {
         let tie = record.tie
         let recordNumber = number
         func failure(_ message: String, field: String? = nil, at location: SourceLocation? = nil) -> ImportError {
@@ -123,11 +181,23 @@ private struct RecordImporter {
                 field: "searchKey")
         }
 
-        let photo = try photo(for: record, failure)
+        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
+        let resolved: Catalog.ResolvedPhoto
+        switch named {
+        case nil:
+            resolved = .remove
+        case .stored(let info)?:
+            resolved = .store(info)
+        case .refused(let message)?:
+            throw failure(message, field: "imageName", at: record.imageName?.location)
+        case .missing(let tried)?:
+            report.warnings.append(missingImageWarning(record, tried: tried))
+            resolved = .keep
+        }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
         if let previous {
             var candidate = tie
-            switch photo {
+            switch resolved {
             case .keep: candidate.photo = previous.photo
             case .remove: candidate.photo = nil
             case .store(let info): candidate.photo = info
@@ -138,7 +208,7 @@ private struct RecordImporter {
             }
         }
         do {
-            _ = try catalog.save(tie, photo: photo, replacing: previous, db, changes, checkSearchKey: false)
+            _ = try catalog.save(tie, photo: resolved, replacing: previous, db, changes, checkSearchKey: false)
         } catch let error as ValidationError {
             throw failure(error.description)
         }
@@ -148,46 +218,60 @@ private struct RecordImporter {
         } else {
             report.added += 1
         }
-        if case .store = photo { report.photos += 1 }
+        if case .store = resolved { report.photos += 1 }
     }
 
-    /// The photo a record names: read (once per file), hashed, placed.
+    /// The photo an image name refers to: resolved, read, hashed and
+    /// placed in the `blob` table the first time the name is met.
+    /// - Throws: ``ImportError`` when the file cannot be read.
     private mutating func photo(
-        for record: DecodedRecord, _ failure: (String, String?, SourceLocation?) -> ImportError
-    ) throws -> Catalog.ResolvedPhoto {
-        guard let (name, location) = record.imageName else { return .remove }
-        let resolution: ImageResolver.Resolution
+        named name: String, at location: SourceLocation, _ record: DecodedRecord
+    ) throws -> NamedPhoto {
+        if let known = photoByName[name] { return known }
+        let named: NamedPhoto
         do {
-            resolution = try images.resolve(name)
-        } catch {
-            throw failure(error.message, "imageName", location)
-        }
-        switch resolution {
-        case .missing(let tried):
-            report.warnings.append(
-                ImportWarning(
-                    location: location,
-                    message:
-                        "record \(number) (\(record.tie.label)): image \"\(name)\" not found (tried \(tried.joined(separator: ", "))); "
-                        + (options.update ? "keeping the stored photo, if any" : "imported without a photo")))
-            return .keep
-        case .found(let path):
-            if let cached = photoCache[path] { return .store(cached) }
-            let data: Data
-            do {
-                data = try Data(contentsOf: URL(fileURLWithPath: path))
-            } catch {
-                throw failure("cannot read image \(path): \(error.localizedDescription)", "imageName", location)
+            switch try images.resolve(name) {
+            case .missing(let tried):
+                named = .missing(tried: tried)
+            case .found(let path):
+                let data: Data
+                do {
+                    data = try Data(contentsOf: URL(fileURLWithPath: path))
+                } catch {
+                    throw ImportError(
+                        location: location, recordNumber: number, record: record.tie.label, field: "imageName",
+                        message: "cannot read image \(path): \(error.localizedDescription)")
+                }
+                let filesBefore = changes.created.count
+                let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)
+                report.photoFilesWritten += changes.created.count - filesBefore
+                storedPhotos[info.sha256] = info
+                named = .stored(info)
             }
-            let filesBefore = changes.created.count
-            let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)
-            report.photoFilesWritten += changes.created.count - filesBefore
-            photoCache[path] = info
-            return .store(info)
+        } catch let refusal as ImageRefusal {
+            named = .refused(refusal.message)
         }
+        if photoByName.count >= Self.photoCacheLimit { photoByName.removeAll(keepingCapacity: true) }
+        photoByName[name] = named
+        return named
     }
 
-    mutating func finish(dryRun: Bool) -> ImportReport {
+    private func missingImageWarning(_ record: DecodedRecord, tried: [String]) -> ImportWarning {
+        ImportWarning(
+            location: record.imageName?.location,
+            message:
+                "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
+                + (options.update ? "keeping the stored photo, if any" : "imported without a photo"))
+    }
+
+    mutating func finish(dryRun: Bool) throws -> ImportReport {
+        for index in deferredIndexes {
+            try db.execute(sql: index.createSQL)
+        }
+        // A photo stored for a record that was then left unchanged.
+        for info in storedPhotos.values {
+            try catalog.releasePhoto(info, db, changes)
+        }
         for (key, location) in decoder.unknownKeys {
             report.warnings.append(ImportWarning(location: location, message: "unknown key \"\(key)\" ignored"))
         }

@@ -43,16 +43,43 @@ extension EntityDescription {
                 }
             }
         }
+        for index in secondaryIndexes(on: table) {
+            try db.execute(sql: index.createSQL)
+        }
+    }
+
+    /// The table's indexes that enforce nothing: they only speed up
+    /// lookups, so a bulk load into an empty table may drop them and build
+    /// them once at the end (a sort instead of a b-tree insert per row).
+    /// Unique indexes are never among them: imports rely on them to catch
+    /// duplicates as they happen.
+    func secondaryIndexes(on table: String) -> [SecondaryIndex] {
+        var indexes: [SecondaryIndex] = []
         for attribute in attributes where attribute.isUnique && attribute.type == .string {
             // Case-insensitive fallback lookups use this index.
-            try db.execute(
-                sql: "CREATE INDEX \(table)_\(attribute.name)_nocase ON \(table)(\(attribute.name) COLLATE NOCASE)")
+            indexes.append(
+                SecondaryIndex(
+                    name: "\(table)_\(attribute.name)_nocase",
+                    columns: "\(attribute.name) COLLATE NOCASE", table: table))
         }
         for attribute in attributes where attribute.type == .binaryData {
             // "Does any record still use this blob?" must be cheap.
-            try db.create(index: "\(table)_\(attribute.columnName)", on: table, columns: [attribute.columnName])
+            indexes.append(
+                SecondaryIndex(
+                    name: "\(table)_\(attribute.columnName)", columns: attribute.columnName, table: table))
         }
+        return indexes
     }
+}
+
+/// A non-unique index, by the statements that create and drop it.
+struct SecondaryIndex {
+    var name: String
+    var columns: String
+    var table: String
+
+    var createSQL: String { "CREATE INDEX IF NOT EXISTS \(name) ON \(table)(\(columns))" }
+    var dropSQL: String { "DROP INDEX IF EXISTS \(name)" }
 }
 
 extension Catalog {

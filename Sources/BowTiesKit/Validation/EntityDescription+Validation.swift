@@ -10,11 +10,28 @@ extension EntityDescription {
     /// - Throws: ``ValidationError``: the single failure, or 1560 listing
     ///   every failure.
     public func validate(record: String?, value: (AttributeDescription) -> AttributeValue?) throws {
+        try validate(record: { record }, valueAt: { value(attributes[$0]) })
+    }
+
+    /// The same routine for callers that hold values by attribute index
+    /// (the importer); the record's label is only built when a rule fails.
+    func validate(record: () -> String?, valueAt value: (Int) -> AttributeValue?) throws {
         var errors: [ValidationError] = []
-        for attribute in attributes {
-            errors += attribute.validationErrors(for: value(attribute), record: record)
+        // Through the buffer, each declaration is borrowed rather than
+        // copied (a copy retains its strings: measurable per record).
+        attributes.withUnsafeBufferPointer { attributes in
+            for index in attributes.indices {
+                // Fetched first: calling out while a declaration is
+                // borrowed would make the compiler copy it.
+                let current = value(index)
+                let found = attributes[index].validationErrors(for: current, record: nil)
+                if !found.isEmpty { errors += found }
+            }
         }
-        if let error = ValidationError.combining(errors, record: record) { throw error }
+        guard !errors.isEmpty else { return }
+        let label = record()
+        for index in errors.indices { errors[index].record = label }
+        if let error = ValidationError.combining(errors, record: label) { throw error }
     }
 
     /// Validates a bow tie against this entity.
@@ -26,65 +43,81 @@ extension EntityDescription {
 extension AttributeDescription {
     /// The rules this attribute's declaration breaks for `value`.
     func validationErrors(for value: AttributeValue?, record: String?) -> [ValidationError] {
-        func failure(_ code: ValidationError.Code, _ message: String) -> [ValidationError] {
-            [ValidationError(code: code, message: message, attribute: name, value: value?.messageText, record: record)]
-        }
+        guard let (code, message) = brokenRule(value) else { return [] }
+        return [ValidationError(code: code, message: message, attribute: name, value: value?.messageText, record: record)]
+    }
+
+    /// The first rule `value` breaks, as Core Data's code and message.
+    /// Messages are only built for failures: this runs for every attribute
+    /// of every record saved or imported.
+    private func brokenRule(_ value: AttributeValue?) -> (ValidationError.Code, String)? {
         guard let value else {
-            return isOptional ? [] : failure(.missingMandatoryProperty, "\(name) is a required value.")
+            return isOptional ? nil : (.missingMandatoryProperty, "\(name) is a required value.")
         }
         switch value {
         case .double(let number):
-            return numberErrors(number, failure)
+            return numberRule(number)
         case .integer(let number):
-            return numberErrors(Double(number), failure)
+            return numberRule(Double(number))
         case .string(let text):
-            let length = text.count
-            if let minLength, length < minLength { return failure(.stringTooShort, "\(name) is too short.") }
-            if let maxLength, length > maxLength { return failure(.stringTooLong, "\(name) is too long.") }
-            return []
-        case .uri(let text):
-            guard Self.isAbsoluteURI(text) else { return failure(.invalidURI, "\(name) is not a valid URI.") }
-            if let scheme = Self.refusedScheme(of: text) {
-                return failure(.invalidURI, "\(name) uses the \(scheme): scheme, which is refused.")
+            // A string has at most one character per UTF-8 byte and at
+            // least one per four, which settles most checks without
+            // counting characters (grapheme breaking is the slow part).
+            let bytes = text.utf8.count
+            if let minLength, (bytes + 3) / 4 < minLength, text.count < minLength {
+                return (.stringTooShort, "\(name) is too short.")
             }
-            return []
+            if let maxLength, bytes > maxLength, text.count > maxLength {
+                return (.stringTooLong, "\(name) is too long.")
+            }
+            return nil
+        case .uri(let text):
+            guard Self.isAbsoluteURI(text) else { return (.invalidURI, "\(name) is not a valid URI.") }
+            if let scheme = Self.refusedScheme(of: text) {
+                return (.invalidURI, "\(name) uses the \(scheme): scheme, which is refused.")
+            }
+            return nil
         case .color(let color):
-            return color.isValid ? [] : failure(.managedObject, "\(name) is not a valid colour.")
+            return color.isValid ? nil : (.managedObject, "\(name) is not a valid colour.")
         case .date(let date):
-            return date.timeIntervalSince1970.isFinite ? [] : failure(.invalidDate, "\(name) is not a valid date.")
+            return date.timeIntervalSince1970.isFinite ? nil : (.invalidDate, "\(name) is not a valid date.")
         case .bool, .uuid, .binary:
-            return []
+            return nil
         }
     }
 
-    private func numberErrors(
-        _ number: Double, _ failure: (ValidationError.Code, String) -> [ValidationError]
-    ) -> [ValidationError] {
+    private func numberRule(_ number: Double) -> (ValidationError.Code, String)? {
         // NaN compares false with every bound, so it needs its own rule.
-        if number.isNaN { return failure(.managedObject, "\(name) is not a number.") }
+        if number.isNaN { return (.managedObject, "\(name) is not a number.") }
         let (low, high) = effectiveNumericBounds
-        if let high, number > high { return failure(.numberTooLarge, "\(name) is too large.") }
-        if let low, number < low { return failure(.numberTooSmall, "\(name) is too small.") }
-        return []
+        if let high, number > high { return (.numberTooLarge, "\(name) is too large.") }
+        if let low, number < low { return (.numberTooSmall, "\(name) is too small.") }
+        return nil
     }
 
     /// An absolute URI: a scheme (`letter *( letter / digit / + - . )`),
     /// a colon, something after it, and no spaces or control characters.
     static func isAbsoluteURI(_ text: String) -> Bool {
-        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
-        let scheme = text[..<colon]
-        guard let first = scheme.unicodeScalars.first, first.isASCIILetter,
-            scheme.unicodeScalars.allSatisfy({
-                $0.isASCIILetter || $0.isASCIIDigit || "+-.".unicodeScalars.contains($0)
-            })
-        else { return false }
-        let rest = text[text.index(after: colon)...]
-        guard !rest.isEmpty else { return false }
-        return !text.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F }
+        // Bytes, not scalars: every byte tested is ASCII, and no byte of a
+        // multi-byte UTF-8 sequence is below 0x80.
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0, colon + 1 < bytes.count,
+                bytes[0].isASCIILetter
+            else { return false }
+            for byte in bytes[..<colon] {
+                guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+")
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+                else { return false }
+            }
+            return !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
+        }
     }
 }
 
-extension Unicode.Scalar {
-    fileprivate var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
-    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+extension UInt8 {
+    fileprivate var isASCIILetter: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(self)
+    }
+    fileprivate var isASCIIDigit: Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
 }
