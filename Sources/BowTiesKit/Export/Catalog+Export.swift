@@ -1,4 +1,3 @@
-import CSV
 import Foundation
 import GRDB
 
@@ -24,15 +23,21 @@ extension Catalog {
 
     /// Writes the catalog as CSV (RFC 4180: UTF-8, CRLF line ends, a header
     /// row, one row per tie), streamed row by row from one consistent
-    /// snapshot.
+    /// snapshot, in memory that does not grow with the catalog.
     ///
     /// Cells: `lastWorn` in ISO 8601 UTC, `isFavorite` as `true`/`false`,
     /// `tintColor` as `#RRGGBB`, empty for missing values.
+    ///
+    /// - Parameters:
+    ///   - spreadsheetSafe: Defuse text cells a spreadsheet would run as a
+    ///     formula (see ``CSVRowWriter``). Off by default, so that an export
+    ///     holds exactly what the catalog holds.
     /// - Returns: The number of ties written.
     /// - Throws: ``CatalogError`` `.cannotCreateOutput` when the file
-    ///   cannot be written (nothing is left behind).
+    ///   cannot be written (nothing is left behind), `.storeIO` for a
+    ///   colour the transformer refuses.
     @discardableResult
-    public func exportCSV(to destination: ExportDestination) throws -> Int {
+    public func exportCSV(to destination: ExportDestination, spreadsheetSafe: Bool = false) throws -> Int {
         let file: AtomicFile?
         let sink: ([UInt8]) throws -> Void
         switch destination {
@@ -44,39 +49,88 @@ extension Catalog {
             file = atomic
             sink = { try atomic.write($0) }
         }
-        let stream = ByteSinkOutputStream(sink: sink)
-        let writer = try CSVWriter(stream: stream, newline: .crlf)
-        let count = try read { db in
-            try writer.write(row: Self.csvColumns)
-            var count = 0
-            let rows = try Row.fetchCursor(db, sql: BowTie.selection + " ORDER BY bowtie.rowid")
-            while let row = try rows.next() {
-                let tie = try BowTie(row: row, transformers: transformers)
-                try writer.write(row: Self.csvCells(tie))
-                count += 1
-                if stream.sinkError != nil { break }
-            }
-            return count
-        }
-        _ = stream.write(Array("\r\n".utf8), maxLength: 2)
-        stream.close()
-        try stream.flush()
+        var writer = CSVRowWriter(spreadsheetSafe: spreadsheetSafe, sink: sink)
+        for column in Self.csvColumns { writer.text(column) }
+        try writer.endRow()
+        let count = try read { db in try writeCSVRows(db, into: &writer) }
+        try writer.flush()
         try file?.commit()
         return count
     }
 
-    static func csvCells(_ tie: BowTie) -> [String] {
-        BowTieModel.entity.attributes.flatMap { attribute -> [String] in
-            let value = tie.value(forAttribute: attribute.name)
-            switch value {
-            case nil:
-                return attribute.type == .binaryData ? ["", ""] : [""]
-            case .string(let text)?: return [text]
-            case .date(let date)?: return [ISO8601.string(from: date)]
-            case .binary(let count)?: return [String(count), tie.photo?.sha256 ?? ""]
-            case let value?: return [value.displayText]
+    /// One row per tie, cells in declaration order, read with
+    /// ``RawRowCursor`` (the record layer's column encodings, without a
+    /// ``BowTie`` per row).
+    private func writeCSVRows(_ db: Database, into writer: inout CSVRowWriter) throws -> Int {
+        let attributes = BowTieModel.entity.attributes
+        var columns: [String] = []
+        for attribute in attributes {
+            if attribute.type == .binaryData {
+                columns += ["blob.byteCount", attribute.columnName]
+            } else {
+                columns.append("bowtie.\(attribute.columnName)")
             }
         }
+        let cursor = try RawRowCursor(
+            db,
+            sql: """
+                SELECT \(columns.joined(separator: ", "))
+                FROM \(BowTieModel.tableName) AS bowtie
+                LEFT JOIN \(Self.blobTable) AS blob ON blob.sha256 = bowtie.photoData_sha256
+                ORDER BY bowtie.rowid
+                """)
+        let colorTransformer = try BowTieModel.entity["tintColor"]?.valueTransformerName.map {
+            try transformers.transformer(named: $0)
+        }
+        var count = 0
+        while try cursor.step() {
+            var column: Int32 = 0
+            for attribute in attributes {
+                defer { column += 1 }
+                switch attribute.type {
+                case .string, .uri, .uuid:
+                    writer.text(cursor.text(column))
+                case .double:
+                    guard let number = cursor.double(column) else { writer.empty(); continue }
+                    if number == number.rounded(), abs(number) < 1e15 {
+                        writer.integer(Int64(number))
+                    } else {
+                        writer.plain(AttributeValue.format(number).utf8)
+                    }
+                case .integer32:
+                    guard let number = cursor.int64(column) else { writer.empty(); continue }
+                    writer.integer(number)
+                case .date:
+                    guard let seconds = cursor.double(column) else { writer.empty(); continue }
+                    writer.date(secondsSince1970: seconds)
+                case .boolean:
+                    guard let flag = cursor.int64(column) else { writer.empty(); continue }
+                    writer.plain((flag != 0 ? "true" : "false").utf8)
+                case .transformable:
+                    guard let bytes = cursor.blob(column), let colorTransformer else { writer.empty(); continue }
+                    let value: AttributeValue
+                    do {
+                        value = try colorTransformer.reverseTransformedValue(Data(bytes))
+                    } catch let error as TransformerError {
+                        throw CatalogError(
+                            .storeIO, "cannot read the \(attribute.name) of row \(count + 1): \(error)")
+                    }
+                    guard case .color(let color) = value else { writer.empty(); continue }
+                    writer.plain(color.hexString.utf8)
+                case .binaryData:
+                    if let size = cursor.int64(column) {
+                        writer.integer(size)
+                    } else {
+                        writer.empty()
+                    }
+                    column += 1
+                    writer.text(cursor.text(column))
+                }
+            }
+            try writer.endRow()
+            count += 1
+        }
+        return count
     }
 }
 

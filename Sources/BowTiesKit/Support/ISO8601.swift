@@ -21,7 +21,7 @@ public enum ISO8601 {
     }
 
     /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a date.
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

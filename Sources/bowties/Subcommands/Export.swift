@@ -12,6 +12,11 @@ extension BowTies {
                 \(Catalog.csvColumns.joined(separator: ", ")). \
                 lastWorn is ISO 8601 UTC, tintColor #RRGGBB, photoBytes and photoSHA256 \
                 describe the photo. A file given with --output is written atomically.
+
+                Cells are exactly what the catalog holds, so an export reads back unchanged. \
+                If the file is for a spreadsheet and its text comes from others, add \
+                --spreadsheet-safe: text starting with =, +, -, @, a tab or a carriage return \
+                (which a spreadsheet would run as a formula) then gets a ' in front.
                 """)
 
         @Option(
@@ -19,7 +24,16 @@ extension BowTies {
         )
         var output: String?
 
+        @Flag(help: "Prefix cells a spreadsheet would run as formulas with ' (OWASP's CSV-injection advice).")
+        var spreadsheetSafe = false
+
         @OptionGroup var options: CatalogOptions
+
+        func validate() throws {
+            if spreadsheetSafe && options.json {
+                throw ValidationError("--spreadsheet-safe applies to CSV; JSON strings are never run as formulas.")
+            }
+        }
 
         func run() throws {
             let catalog = try options.openCatalog(.mustExist)
@@ -33,7 +47,7 @@ extension BowTies {
                 }
                 return
             }
-            let count = try catalog.exportCSV(to: destination)
+            let count = try catalog.exportCSV(to: destination, spreadsheetSafe: spreadsheetSafe)
             if let output {
                 Terminal.standardError.write("Exported \(count) bow tie\(count == 1 ? "" : "s") to \(output).\n")
             }
