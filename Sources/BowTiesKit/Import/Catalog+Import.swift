@@ -12,12 +12,37 @@ public struct ImportOptions: Sendable {
     public var update = false
     /// Do everything but write: report what would happen.
     public var dryRun = false
+    /// Called from the importing thread every ``ImportProgress/interval``
+    /// records, and once at the end: for progress displays. It must be
+    /// quick; the import waits for it.
+    public var progress: (@Sendable (ImportProgress) -> Void)?
 
-    public init(imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false) {
+    public init(
+        imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) {
         self.imagesDirectory = imagesDirectory
         self.update = update
         self.dryRun = dryRun
+        self.progress = progress
     }
+}
+
+/// How far an import has got.
+public struct ImportProgress: Sendable {
+    /// How many records pass between two reports.
+    public static let interval = 2048
+
+    /// Records read and handled so far.
+    public var records: Int
+    /// Bytes of the file the parser has consumed (a little ahead of
+    /// ``records``).
+    public var bytesRead: Int
+    /// The file's size, when known.
+    public var totalBytes: Int?
+    /// True for the last report, once every record is handled (the
+    /// commit may still follow).
+    public var isFinished: Bool
 }
 
 extension Catalog {
@@ -34,6 +59,7 @@ extension Catalog {
     @discardableResult
     public func importPropertyList(at url: URL, options: ImportOptions = ImportOptions()) throws -> ImportReport {
         let reader = try PropertyListReader(contentsOf: url)
+        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         let images = try ImageResolver(
             directory: options.imagesDirectory
                 ?? url.deletingLastPathComponent().appendingPathComponent("Images", isDirectory: true),
@@ -53,7 +79,17 @@ extension Catalog {
                 let records = PropertyListPrefetcher(reader)
                 while let item = try records.next() {
                     try importer.importRecord(item)
+                    if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
+                        progress(
+                            ImportProgress(
+                                records: importer.number, bytesRead: records.bytesConsumed,
+                                totalBytes: totalBytes, isFinished: false))
+                    }
                 }
+                options.progress?(
+                    ImportProgress(
+                        records: importer.number, bytesRead: totalBytes ?? records.bytesConsumed,
+                        totalBytes: totalBytes, isFinished: true))
             }
             report = try importer.finish(dryRun: options.dryRun)
         }

@@ -69,11 +69,13 @@ extension BowTies {
         /// Runs the import; the catalog is closed when this returns.
         private func importFile(_ source: URL, into storeURL: URL) throws -> ImportReport {
             let catalog = try Catalog(url: storeURL, mode: .createIfMissing)
+            let progress = ProgressLine(label: source.lastPathComponent)
+            defer { progress.finish() }
             return try catalog.importPropertyList(
                 at: source,
                 options: ImportOptions(
                     imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                    update: update, dryRun: dryRun))
+                    update: update, dryRun: dryRun, progress: progress.update))
         }
 
         private func show(_ report: ImportReport, source: URL, storeURL: URL) throws {
