@@ -112,7 +112,9 @@ struct MeasuredProcess {
             status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
             signal: signal == 0 ? nil : signal,
             timedOut: timedOut,
-            peakMemoryKiB: highWaterMark,
+            // A child that ends before its first sample is measured by
+            // the upper bound instead (never by zero).
+            peakMemoryKiB: highWaterMark > 0 ? highWaterMark : Int(usage.ru_maxrss),
             rusageMaxRSSKiB: Int(usage.ru_maxrss),
             stdoutData: (try? Data(contentsOf: stdoutURL)) ?? Data(),
             stderrData: (try? Data(contentsOf: stderrURL)) ?? Data())

@@ -22,8 +22,15 @@ struct BowTieDecoder {
     let entity = BowTieModel.entity
     /// Keys met that the model does not know, with where they first were
     /// (shortened as messages quote them).
+    /// At most ``unknownKeyLimit``: a file with a hundred thousand stray
+    /// keys gets a short report and flat memory, not a hundred thousand
+    /// warnings.
     private(set) var unknownKeys: [(key: String, location: SourceLocation)] = []
+    /// Distinct unknown keys met beyond the first ``unknownKeyLimit``
+    /// (counted while the set of keys seen stays small enough).
+    private(set) var moreUnknownKeys = 0
     private var seenUnknownKeys: Set<String> = []
+    static let unknownKeyLimit = 20
     /// Attribute positions by property-list key, with the key's length
     /// first: a scan that compares lengths is cheaper than hashing for a
     /// dozen short keys.
@@ -86,8 +93,12 @@ struct BowTieDecoder {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
-                if seenUnknownKeys.insert(entry.key).inserted {
-                    unknownKeys.append((AttributeValue.abbreviated(entry.key), entry.keyLocation))
+                if seenUnknownKeys.count < 4096, seenUnknownKeys.insert(entry.key).inserted {
+                    if unknownKeys.count < Self.unknownKeyLimit {
+                        unknownKeys.append((AttributeValue.abbreviated(entry.key), entry.keyLocation))
+                    } else {
+                        moreUnknownKeys += 1
+                    }
                 }
                 continue
             }

@@ -311,6 +311,12 @@ private struct RecordImporter {
         for (key, location) in decoder.unknownKeys {
             report.warnings.append(ImportWarning(location: location, message: "unknown key \"\(key)\" ignored"))
         }
+        if decoder.moreUnknownKeys > 0 {
+            report.warnings.append(
+                ImportWarning(
+                    location: nil,
+                    message: "\(decoder.moreUnknownKeys)\(decoder.moreUnknownKeys >= 4096 - BowTieDecoder.unknownKeyLimit ? " or more" : "") other unknown keys ignored"))
+        }
         report.dryRun = dryRun
         return report
     }
