@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties config [--photo-threshold BYTES]`.
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "config",
             abstract: "Show where the catalog is and its settings, or change them.",
             discussion: """
                 --photo-threshold sets the size above which photos saved from now on are kept \

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties delete KEY`.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "delete",
             abstract: "Delete a bow tie (and its photo file, when no other tie uses it).",
             discussion: KeyArgument.discussion)
 

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties export [--output FILE]`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export the catalog as CSV (or JSON with --json).",
             discussion: """
                 CSV per RFC 4180 (UTF-8, CRLF line ends), a header row, then one row per tie: \

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties favorite KEY [--off]`.
     struct Favorite: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "favorite",
             abstract: "Mark a bow tie as a favourite (or not, with --off).",
             discussion: KeyArgument.discussion)
 

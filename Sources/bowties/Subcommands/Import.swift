@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties import [FILE]`: adds the bow ties of a property list.
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import bow ties from an XML property list (the sample data by default).",
             discussion: """
                 Reads an Apple XML property list whose root <array> holds one <dict> per bow tie \

@@ -8,6 +8,7 @@ extension BowTies {
     /// `bowties list`: a table of the catalog.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List the bow ties in the catalog.",
             discussion: """
                 Shows one line per tie: search key, name, rating, times worn, last worn, \

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties photo KEY [--output FILE | --set FILE | --remove]`.
     struct Photo: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "photo",
             abstract: "Save, replace or remove a bow tie's photo, or describe it.",
             discussion: KeyArgument.discussion + """
 

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties rate KEY VALUE`.
     struct Rate: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rate",
             abstract: "Rate a bow tie from 0 to 5 (decimals allowed).",
             discussion: KeyArgument.discussion
                 + "\n\nA rating outside 0...5 is refused (\"rating is too large.\", code 1610; "

@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties show KEY`: every field of one tie.
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Show every field of one bow tie.",
             discussion: KeyArgument.discussion)
 

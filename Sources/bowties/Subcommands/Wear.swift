@@ -6,6 +6,7 @@ extension BowTies {
     /// `bowties wear KEY`: one more wear, now.
     struct Wear: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "wear",
             abstract: "Record that you wore a bow tie: times worn + 1, last worn now.",
             discussion: KeyArgument.discussion
                 + "\n\nSafe to run from several processes at once: every wear is counted.")
