@@ -229,3 +229,79 @@ struct ImportTests {
         #expect(try catalog.count() == 0)
     }
 }
+
+/// Records that share photos, the bulk-load path and its fallbacks.
+@Suite("Import of shared photos and existing records")
+struct SharedPhotoImportTests {
+    /// 60 records naming 3 images, one of them above the threshold.
+    private func writeSharedPhotoFile(in directory: TemporaryDirectory, seed: UInt8 = 1) throws -> URL {
+        let images = directory.path("Images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try Fixtures.photo(bytes: 2_000, seed: seed).write(to: images.appendingPathComponent("a.png"))
+        try Fixtures.photo(bytes: 3_000, seed: seed).write(to: images.appendingPathComponent("b.png"))
+        try Fixtures.photo(bytes: 200_000, seed: seed).write(to: images.appendingPathComponent("c.png"))
+        let records = (0..<60).map { index in
+            Fixtures.record(
+                key: "K\(index)", name: "Tie \(index)", id: Self.id(index),
+                extra: ["<key>imageName</key>\n\t\t<string>\(["a", "b", "c"][index % 3])</string>"])
+        }
+        return try directory.write(Fixtures.plist(records), to: "ties.plist")
+    }
+
+    private static func id(_ index: Int) -> String {
+        String(format: "00000000-0000-4000-8000-%012d", index)
+    }
+
+    @Test func sharedPhotosAreStoredOnceAndCountedOnce() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let report = try catalog.importPropertyList(at: writeSharedPhotoFile(in: directory))
+        #expect(report.added == 60 && report.photos == 60 && report.distinctPhotos == 3)
+        #expect(report.photoFilesWritten == 1)
+        #expect(try catalog.storedBlobCount() == 3)
+        #expect(catalog.externalFiles.count == 1)
+        // The lookup-only indexes dropped for the bulk load are back.
+        let indexes = try catalog.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'bowtie'")
+        }
+        #expect(indexes.contains("bowtie_searchKey_nocase") && indexes.contains("bowtie_photoData_sha256"))
+        #expect(try catalog.bowTie(matching: "k59").name == "Tie 59")
+    }
+
+    @Test func photosOfUnchangedRecordsLeaveNoBlobBehind() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        try catalog.importPropertyList(at: writeSharedPhotoFile(in: directory, seed: 1))
+        // Same records, other photo bytes: without --update nothing changes,
+        // and the new bytes must not stay in the store.
+        let again = try catalog.importPropertyList(at: writeSharedPhotoFile(in: directory, seed: 2))
+        #expect(again.unchanged == 60 && again.added == 0 && again.photos == 0)
+        #expect(try catalog.storedBlobCount() == 3)
+        #expect(catalog.externalFiles.count == 1)
+
+        let updated = try catalog.importPropertyList(
+            at: writeSharedPhotoFile(in: directory, seed: 2), options: ImportOptions(update: true))
+        #expect(updated.updated == 60 && updated.distinctPhotos == 3)
+        #expect(try catalog.storedBlobCount() == 3)
+        #expect(catalog.externalFiles.count == 1)
+    }
+
+    @Test func aDuplicateInTheFileIsCaughtAfterTheFastPath() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let records = [
+            Fixtures.record(key: "A", name: "First", id: Self.id(1)),
+            Fixtures.record(key: "B", name: "Second", id: Self.id(2)),
+            Fixtures.record(key: "A", name: "Third", id: Self.id(3)),
+        ]
+        let file = try directory.write(Fixtures.plist(records), to: "dup.plist")
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("a duplicate search key was imported")
+        } catch let error as ImportError {
+            #expect(error.recordNumber == 3 && error.field == "searchKey")
+            #expect(error.message.contains("appears more than once in this file"))
+        }
+        #expect(try catalog.count() == 0)
+    }
+}

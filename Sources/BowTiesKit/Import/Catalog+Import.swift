@@ -127,6 +127,8 @@ private struct RecordImporter {
     /// Photos this import added to the `blob` table. One a record took and
     /// then did not keep (it turned out unchanged) is dropped at the end.
     var storedPhotos: [String: PhotoInfo] = [:]
+    /// The photos of the records written, for the report.
+    var photosUsed: Set<String> = []
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
 
@@ -175,7 +177,9 @@ private struct RecordImporter {
         }
         report.added += 1
         switch named {
-        case .stored?: report.photos += 1
+        case .stored(let info)?:
+            report.photos += 1
+            photosUsed.insert(info.sha256)
         case .missing(let tried)?: report.warnings.append(missingImageWarning(record, tried: tried))
         case .refused?, nil: break
         }
@@ -254,7 +258,10 @@ private struct RecordImporter {
         } else {
             report.added += 1
         }
-        if case .store = resolved { report.photos += 1 }
+        if case .store(let info) = resolved {
+            report.photos += 1
+            photosUsed.insert(info.sha256)
+        }
     }
 
     /// The photo an image name refers to: resolved, read, hashed and
@@ -317,6 +324,7 @@ private struct RecordImporter {
                     location: nil,
                     message: "\(decoder.moreUnknownKeys)\(decoder.moreUnknownKeys >= 4096 - BowTieDecoder.unknownKeyLimit ? " or more" : "") other unknown keys ignored"))
         }
+        report.distinctPhotos = photosUsed.count
         report.dryRun = dryRun
         return report
     }

@@ -65,6 +65,8 @@ public struct ImportReport: Sendable {
     public var photos = 0
     /// External photo files written by this import (shared photos count once).
     public var photoFilesWritten = 0
+    /// How many different photos those records use: each is stored once.
+    public var distinctPhotos = 0
 
     public var total: Int { added + updated + unchanged }
 }

@@ -93,7 +93,13 @@ extension BowTies {
             } else {
                 Output.line("Imported \(source.lastPathComponent) into \(storeURL.path): \(counts).")
             }
-            let photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
+            // "7 photos", or "7 distinct photos for 100000 ties" when
+            // records share them (each is stored once).
+            var photos = "\(report.photos) photo\(report.photos == 1 ? "" : "s")"
+            if report.distinctPhotos < report.photos {
+                photos =
+                    "\(report.distinctPhotos) distinct photo\(report.distinctPhotos == 1 ? "" : "s") for \(report.photos) ties"
+            }
             if report.photos > 0 && report.dryRun {
                 Output.line("\(photos) would be saved.")
             } else if report.photos > 0 {
@@ -114,6 +120,7 @@ private struct ReportJSON: Encodable {
     var unchanged: Int
     var photos: Int
     var photoFilesWritten: Int
+    var distinctPhotos: Int
     var warnings: [String]
 
     init(_ report: ImportReport, file: String, store: String) {
@@ -125,6 +132,7 @@ private struct ReportJSON: Encodable {
         unchanged = report.unchanged
         photos = report.photos
         photoFilesWritten = report.photoFilesWritten
+        distinctPhotos = report.distinctPhotos
         warnings = report.warnings.map(\.description)
     }
 }
