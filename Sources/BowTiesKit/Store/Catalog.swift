@@ -25,6 +25,10 @@ public final class Catalog: Sendable {
         case createIfMissing
         /// Fail with ``CatalogError/Kind/storeNotFound``: commands that read.
         case mustExist
+        /// Like ``mustExist``, but open the store as it is: no schema is
+        /// created or upgraded, and a store from a newer version is not
+        /// refused. For ``check()``, which reports such states.
+        case inspect
     }
 
     /// The store's SQLite file.
@@ -32,6 +36,9 @@ public final class Catalog: Sendable {
     let database: DatabaseQueue
     let photos: PhotoStore
     let transformers: ValueTransformerRegistry
+    /// The shared lock that tells a failed command not to remove this
+    /// store while we use it (nil in a read-only folder).
+    private let lock: StoreLock?
 
     /// Opens the catalog at `url`, creating or upgrading its schema.
     /// - Throws: ``CatalogError``: `.storeNotFound`, `.notAStore`,
@@ -42,34 +49,61 @@ public final class Catalog: Sendable {
         self.url = url
         self.transformers = transformers
         photos = PhotoStore(storeURL: url)
+        let notFound = CatalogError(
+            .storeNotFound, "no catalog at \(url.path)",
+            hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
+                + "or point to another with --store PATH or $BOWTIES_STORE.")
         let exists = FileManager.default.fileExists(atPath: url.path)
         if !exists {
-            if mode == .mustExist {
-                throw CatalogError(
-                    .storeNotFound, "no catalog at \(url.path)",
-                    hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
-                        + "or point to another with --store PATH or $BOWTIES_STORE.")
-            }
-            do {
-                try FileManager.default.createDirectory(
-                    at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            } catch {
-                throw CatalogError(
-                    .cannotCreateOutput,
-                    "cannot create the folder for the catalog at \(url.path): \(error.localizedDescription)")
-            }
+            if mode != .createIfMissing { throw notFound }
+            try Self.createFolder(forStoreAt: url)
         }
-        var configuration = Configuration()
-        configuration.journalMode = .wal
-        configuration.busyMode = .timeout(Self.busyTimeout)
-        configuration.label = "bowties"
-        database = try Self.mapErrors(store: url) {
-            try DatabaseQueue(path: url.path, configuration: configuration)
+        // Taken before the store is opened, so that no failed command can
+        // remove the store from under us from now on.
+        let lock = try StoreLock.shared(
+            forStoreAt: url, timeout: Self.busyTimeout, createFolder: mode == .createIfMissing)
+        self.lock = lock
+        do {
+            if mode != .createIfMissing && !FileManager.default.fileExists(atPath: url.path) {
+                throw notFound  // removed while we waited for the lock
+            }
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            configuration.busyMode = .timeout(Self.busyTimeout)
+            configuration.label = "bowties"
+            database = try Self.mapErrors(store: url) {
+                try DatabaseQueue(path: url.path, configuration: configuration)
+            }
+            try Self.mapErrors(store: url) { try prepareSchema(upgrade: mode != .inspect) }
+        } catch {
+            lock?.removeFileIfCreatedAndUnused()
+            throw error
         }
-        try Self.mapErrors(store: url) { try prepareSchema() }
     }
 
-    private func prepareSchema() throws {
+    /// Creates the folder a new store goes in.
+    /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
+    static func createFolder(forStoreAt url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw CatalogError(
+                .cannotCreateOutput,
+                "cannot create the folder for the catalog at \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    deinit {
+        // Close the store before the lock goes (after this body): once it
+        // is released, a failed command may remove the files.
+        try? database.close()
+    }
+
+    /// Checks that the store is a bowties store and, when `upgrade` is
+    /// true, creates or upgrades its schema; else a store from a newer
+    /// version, or one whose migrations are pending, is left as it is.
+    private func prepareSchema(upgrade: Bool) throws {
         let migrator = Self.migrator
         let (ready, superseded, foreign) = try database.read { db in
             let hasMigrations = try db.tableExists("grdb_migrations")
@@ -85,6 +119,7 @@ public final class Catalog: Sendable {
                 .notAStore, "\(url.path) is an SQLite database but not a bowties catalog",
                 hint: "Choose another path with --store PATH.")
         }
+        guard upgrade else { return }
         if superseded {
             throw CatalogError(
                 .notAStore, "\(url.path) was written by a newer version of bowties",
@@ -223,40 +258,44 @@ final class PhotoChanges {
 
 extension Catalog {
     /// Deletes the store at `url` (the SQLite file, its WAL and
-    /// shared-memory files, the folder of external photos) if it holds
-    /// nothing and no other process has it open: for undoing a store that a
-    /// failed or dry-run command created. Close every `Catalog` on it first.
+    /// shared-memory files, the folder of external photos, the lock file)
+    /// if it holds nothing and no other process has it open: for undoing a
+    /// store that a failed or dry-run command created. Close every
+    /// `Catalog` on it first.
     ///
-    /// Leaving a WAL database's journal mode is refused while another
-    /// connection has it open, and the EXCLUSIVE transaction then keeps
-    /// everyone out while the emptiness check and the removal run, so a
-    /// store another command has just started to fill is never removed.
+    /// Every open catalog holds a shared lock on the store's lock file
+    /// (``StoreLock``), so the exclusive lock, taken without waiting, proves
+    /// that no one else uses the store or is about to; a store another
+    /// command has just started to use is never removed. While the removal
+    /// runs, commands that want to open the store wait for it, then start
+    /// again (and create a new store if they create stores).
     ///
     /// - Returns: True when the store was removed.
     @discardableResult
     public static func removeStoreIfUnused(at url: URL) -> Bool {
-        guard let queue = try? DatabaseQueue(path: url.path) else { return false }
-        let removed: Bool? = try? queue.writeWithoutTransaction { db in
-            guard try String.fetchOne(db, sql: "PRAGMA journal_mode = DELETE") == "delete" else { return false }
-            var removed = false
-            try db.inTransaction(.exclusive) {
+        guard let lock = StoreLock.exclusiveIfFree(forStoreAt: url) else { return false }
+        let isEmpty = { () -> Bool in
+            guard FileManager.default.fileExists(atPath: url.path) else { return true }
+            guard let queue = try? DatabaseQueue(path: url.path) else { return false }
+            defer { try? queue.close() }
+            let rows = try? queue.read { db in
                 var rows = 0
                 for table in [BowTieModel.tableName, blobTable, "setting"] where try db.tableExists(table) {
                     rows += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 1
                 }
-                if rows == 0 {
-                    let manager = FileManager.default
-                    for suffix in ["", "-wal", "-shm", "-journal"] {
-                        try? manager.removeItem(atPath: url.path + suffix)
-                    }
-                    try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
-                    removed = true
-                }
-                return .rollback
+                return rows
             }
-            return removed
+            return rows == 0
+        }()
+        guard isEmpty else { return false }
+        let manager = FileManager.default
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? manager.removeItem(atPath: url.path + suffix)
         }
-        return removed ?? false
+        try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
+        // Last: whoever waits on the lock file then sees it gone.
+        lock.removeFile()
+        return true
     }
 
     /// Writes `data` to `url` atomically: the whole file or nothing.
