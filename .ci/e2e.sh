@@ -254,6 +254,17 @@ after=$(times_worn R || echo "?")
 check "8 concurrent processes x 25 wear R: all succeed and times worn rises by exactly 200 ($before -> $after)" \
     eval '[[ $workers_ok == 8 && $before != "?" && $after != "?" && $((after - before)) == 200 ]]'
 
+# --- check and check --repair ---------------------------------------------------
+bt check
+check "check on the main store after all of the above: exit 0, no problems" eval '[[ $rc == 0 ]] && out_has "No problems found."'
+# What a kill during a photo write leaves: a temporary file no tie uses.
+leftover="$SUPPORT/.$(ls "$SUPPORT" | head -n 1).tmp-DEADBEEF"
+echo "half a photo" >"$leftover"
+bt check
+check "a leftover temporary photo file: check exits 65 and names it" eval '[[ $rc == 65 ]] && out_has "$leftover" && err_has "1 problem"'
+bt check --repair
+check "check --repair removes it, says so, and exits 0" eval '[[ $rc == 0 && ! -e $leftover ]] && out_has "repair: remove the file" && out_has "A new check finds no problems."'
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"

@@ -20,7 +20,7 @@ struct BowTies: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             Import.self, List.self, Show.self, Wear.self, Rate.self, Favorite.self, Photo.self,
-            Delete.self, Export.self, Config.self,
+            Delete.self, Export.self, Config.self, Check.self,
         ]
     )
 

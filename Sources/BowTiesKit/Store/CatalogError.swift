@@ -26,6 +26,9 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         case cannotCreateOutput
         /// Input that is not acceptable (a photo too large, ...).
         case invalidInput
+        /// `bowties check` found problems in the store (or some remain
+        /// after `--repair`).
+        case storeDamaged
     }
 
     public var kind: Kind

@@ -27,7 +27,7 @@ enum ExitStatus: Int32 {
         case let error as CatalogError:
             switch error.kind {
             case .noSuchRecord, .ambiguousKey: self = .noSuchRecord
-            case .conflict, .invalidInput: self = .invalidData
+            case .conflict, .invalidInput, .storeDamaged: self = .invalidData
             case .storeNotFound, .inputNotFound: self = .inputNotFound
             case .cannotCreateOutput: self = .cannotCreateOutput
             case .notAStore, .storeIO, .photoUnavailable: self = .storeIO

@@ -53,6 +53,11 @@ enum Output {
         }
     }
 
+    /// `1 bow tie`, `7 bow ties`, `2 entries` (with `plural`).
+    static func count(_ value: Int, _ singular: String, plural: String? = nil) -> String {
+        "\(grouped(value)) \(value == 1 ? singular : plural ?? singular + "s")"
+    }
+
     /// `16,698`.
     static func grouped(_ value: Int) -> String {
         let digits = String(value)

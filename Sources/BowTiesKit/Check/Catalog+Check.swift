@@ -1,0 +1,455 @@
+import Crypto
+import Foundation
+import GRDB
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension Catalog {
+    /// Checks the whole store and reports every problem, with the records
+    /// it concerns. Changes nothing.
+    ///
+    /// ```swift
+    /// let report = try Catalog(url: url, mode: .inspect).check()
+    /// for problem in report.problems { print(problem) }
+    /// ```
+    ///
+    /// It checks, in this order:
+    /// - SQLite's `PRAGMA integrity_check` and `PRAGMA foreign_key_check`;
+    /// - the schema: every migration known to this version and applied (a
+    ///   store from a newer version is reported, and only SQLite's checks
+    ///   run on it);
+    /// - every record against ``BowTieModel`` (the validation every save
+    ///   runs), and that the photo it refers to is in the catalog;
+    /// - every photo: inline bytes and external files re-hashed against
+    ///   their SHA-256, sizes against the recorded size, and photos no
+    ///   record uses;
+    /// - the photo folder: anything in it that no record uses, such as the
+    ///   temporary file of a write that was interrupted.
+    ///
+    /// The expensive part (hashing every photo) reads a snapshot and blocks
+    /// no other command. A command writing meanwhile may create or remove
+    /// photo files, so the file problems the snapshot shows are confirmed
+    /// afterwards under the write lock, where no file is ever in the middle
+    /// of being written or removed.
+    ///
+    /// - Throws: ``CatalogError`` when the store cannot be read at all
+    ///   (`.storeIO`, `.notAStore`) or stays busy (`.storeBusy`).
+    public func check() throws -> CheckReport {
+        let snapshot = try read { db in try inspect(db) }
+        let suspects = Set(snapshot.problems.compactMap { $0.file?.lastPathComponent })
+        guard !suspects.isEmpty else { return snapshot }
+        var report = snapshot
+        do {
+            let confirmed = try inWriteLock { db in try fileProblems(db, only: suspects).problems }
+            report.problems = snapshot.problems.filter { $0.file == nil } + confirmed
+        } catch let error as CatalogError where error.kind == .storeIO {
+            // A store we may not write (read-only file or folder) cannot be
+            // locked: what the snapshot showed is the best answer.
+        }
+        return report
+    }
+
+    /// Repairs what ``check()`` finds and can fix, in one IMMEDIATE
+    /// transaction under the write lock, then checks again.
+    ///
+    /// It never deletes a record. It removes unused files from the photo
+    /// folder and unused photos from the catalog, sets the photo of records
+    /// whose photo is missing or damaged to none, corrects recorded sizes,
+    /// and applies pending migrations (after the transaction, as any
+    /// command that writes would). Invalid records, SQLite damage and
+    /// stores from newer versions are reported but left alone.
+    ///
+    /// As with every change, files whose photo the transaction forgot are
+    /// removed after the commit, again under the write lock.
+    ///
+    /// - Parameter announce: Called with the problems found, under the
+    ///   lock, before anything changes: to say what will be done.
+    /// - Returns: What was found, what was repaired and a fresh check.
+    /// - Throws: ``CatalogError``; on failure nothing in the catalog changed.
+    public func repair(announce: (CheckReport) throws -> Void) throws -> RepairReport {
+        var repaired: [StoreProblem] = []
+        let found = try write { db, changes in
+            let report = try inspect(db)
+            try announce(report)
+            for problem in report.problems {
+                if let repair = problem.repair, try apply(repair, db, changes) {
+                    repaired.append(problem)
+                }
+            }
+            return report
+        }
+        if repaired.contains(where: { $0.repair == .applyMigrations }) {
+            try Self.mapErrors(store: url) { try Self.migrator.migrate(database) }
+        }
+        return RepairReport(found: found, repaired: repaired, after: try check())
+    }
+
+    // MARK: - Inspection
+
+    /// The whole check, in whatever transaction `db` is in.
+    func inspect(_ db: Database) throws -> CheckReport {
+        var report = CheckReport(store: url)
+        do {
+            report.problems += try integrityProblems(db)
+            let schema = try schemaProblems(db)
+            report.problems += schema.problems
+            guard !schema.isNewer else { return report }
+            report.problems += try foreignKeyProblems(db)
+            if schema.isReady {
+                report.problems += try recordProblems(db, count: &report.bowTieCount)
+                report.problems += try photoProblems(db, count: &report.photoCount)
+            }
+            let files = try fileProblems(db, only: nil)
+            report.photoFolderEntries = files.entries
+            report.problems += files.problems
+        } catch let error as DatabaseError {
+            report.problems.append(
+                StoreProblem(
+                    .integrity, "the store cannot be read: \(error.message ?? "\(error)")",
+                    advice: "Restore the catalog from a backup; the sqlite3 shell's .recover can save what is left."))
+        }
+        return report
+    }
+
+    private func integrityProblems(_ db: Database) throws -> [StoreProblem] {
+        let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        guard lines != ["ok"] else { return [] }
+        return lines.map {
+            StoreProblem(
+                .integrity, $0,
+                advice: "Restore the catalog from a backup; the sqlite3 shell's .recover can save what is left.")
+        }
+    }
+
+    private struct SchemaFindings {
+        var problems: [StoreProblem] = []
+        var isNewer = false
+        var isReady = false
+    }
+
+    private func schemaProblems(_ db: Database) throws -> SchemaFindings {
+        let migrator = Self.migrator
+        let applied = try migrator.appliedIdentifiers(db)
+        let unknown = applied.subtracting(migrator.migrations).sorted()
+        var findings = SchemaFindings()
+        if !unknown.isEmpty {
+            findings.isNewer = true
+            findings.problems.append(
+                StoreProblem(
+                    .newerSchema,
+                    "the store was written by a newer version of bowties (migrations unknown here: "
+                        + unknown.map { "\"\($0)\"" }.joined(separator: ", ") + "); only SQLite's checks were run",
+                    advice: "Upgrade bowties and check again."))
+        } else if try migrator.hasCompletedMigrations(db) {
+            findings.isReady = true
+        } else {
+            let pending = migrator.migrations.filter { !applied.contains($0) }
+            let message =
+                applied.isEmpty
+                ? "the store has no schema yet (a command was interrupted before it could create it)"
+                : "the store's schema is older than this version's"
+            findings.problems.append(
+                StoreProblem(
+                    .migrationsPending,
+                    message + "; pending: " + pending.map { "\"\($0)\"" }.joined(separator: ", "),
+                    repair: .applyMigrations))
+        }
+        return findings
+    }
+
+    /// Broken references other than photos (those are
+    /// ``StoreProblem/Kind/danglingPhoto``, found with their records).
+    private func foreignKeyProblems(_ db: Database) throws -> [StoreProblem] {
+        try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").compactMap { row in
+            let table: String = row[0]
+            let parent: String = row[2]
+            guard !(table == BowTieModel.tableName && parent == Self.blobTable) else { return nil }
+            let rowid = row[1] as Int64?
+            return StoreProblem(
+                .foreignKey,
+                "row \(rowid.map(String.init) ?? "?") of \(table) refers to a row of \(parent) that does not exist",
+                advice: "Restore the catalog from a backup.")
+        }
+    }
+
+    /// Records that break the model's rules or refer to photos the catalog
+    /// does not hold.
+    private func recordProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        let dangling = try String.fetchAll(
+            db,
+            sql: """
+                SELECT DISTINCT photoData_sha256 FROM \(BowTieModel.tableName)
+                WHERE photoData_sha256 IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = photoData_sha256)
+                ORDER BY photoData_sha256
+                """)
+        for sha256 in dangling {
+            let (records, recordCount) = try records(usingPhoto: sha256, db)
+            problems.append(
+                StoreProblem(
+                    .danglingPhoto, "the catalog has no photo with SHA-256 \(sha256)", records: records,
+                    recordCount: recordCount, sha256: sha256, repair: .clearPhoto(sha256: sha256)))
+        }
+        let danglingSet = Set(dangling)
+        let rows = try Row.fetchCursor(db, sql: BowTie.selection + " ORDER BY \(BowTieModel.tableName).rowid")
+        while let row = try rows.next() {
+            count += 1
+            let failure: String
+            do {
+                try BowTieModel.entity.validate(BowTie(row: row, transformers: transformers))
+                continue
+            } catch let error as ValidationError {
+                // On one line, without the record: the problem names it.
+                var error = error
+                error.record = nil
+                failure = error.description.replacingOccurrences(of: "\n  - ", with: "; ")
+            } catch let error as CatalogError {
+                failure = error.message
+            } catch {
+                failure = "it cannot be read: \(error)"
+            }
+            let reference = Self.reference(row)
+            if let sha256 = String.fromDatabaseValue(row[9]), danglingSet.contains(sha256) { continue }
+            problems.append(
+                StoreProblem(
+                    .invalidRecord, failure, records: [reference],
+                    advice: "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
+                        + "`bowties import --update`, or delete it with `bowties delete`."))
+        }
+        return problems
+    }
+
+    /// Inline photos that no longer match their hash or size, and photos
+    /// no record uses.
+    private func photoProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.blobTable)") ?? 0
+        let rows = try Row.fetchCursor(
+            db, sql: "SELECT sha256, byteCount, data FROM \(Self.blobTable) WHERE NOT external ORDER BY sha256")
+        while let row = try rows.next() {
+            let sha256: String = row[0]
+            let byteCount: Int = row[1]
+            let data = Data.fromDatabaseValue(row[2])
+            let problem: (String, StoreProblem.Repair)
+            if let data, data.sha256Hex == sha256 {
+                guard data.count != byteCount else { continue }
+                problem = (
+                    "the photo \(sha256) has \(data.count) bytes but is recorded as \(byteCount)",
+                    .fixByteCount(sha256: sha256, byteCount: data.count)
+                )
+            } else {
+                let what = data.map { "its bytes have SHA-256 \($0.sha256Hex)" } ?? "its bytes are missing"
+                problem = (
+                    "the photo stored in the catalog as \(sha256) is damaged: \(what)", .clearPhoto(sha256: sha256)
+                )
+            }
+            let (records, recordCount) = try records(usingPhoto: sha256, db)
+            problems.append(
+                StoreProblem(
+                    problem.1 == .clearPhoto(sha256: sha256) ? .damagedInlinePhoto : .photoSizeMismatch, problem.0,
+                    records: records, recordCount: recordCount, sha256: sha256, repair: problem.1))
+        }
+        let unused = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT sha256, byteCount, external FROM \(Self.blobTable)
+                WHERE NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = blob.sha256)
+                ORDER BY sha256
+                """)
+        for row in unused {
+            let sha256: String = row[0]
+            let byteCount: Int = row[1]
+            let external: Bool = row[2]
+            problems.append(
+                StoreProblem(
+                    .orphanPhoto,
+                    "no bow tie uses the photo \(sha256) (\(byteCount) bytes, \(external ? "in a file" : "inside the catalog"))",
+                    sha256: sha256, repair: .removePhoto(sha256: sha256)))
+        }
+        return problems
+    }
+
+    /// External photo files that are missing, damaged or the wrong size,
+    /// and entries of the photo folder that no record uses.
+    ///
+    /// - Parameter only: File names (hashes) to look at; nil for all.
+    private func fileProblems(_ db: Database, only: Set<String>?) throws -> (problems: [StoreProblem], entries: Int) {
+        var externals: [String: Int] = [:]
+        if try db.tableExists(Self.blobTable) {
+            if let only {
+                for name in only {
+                    externals[name] = try Int.fetchOne(
+                        db, sql: "SELECT byteCount FROM \(Self.blobTable) WHERE sha256 = ? AND external",
+                        arguments: [name])
+                }
+            } else {
+                for row in try Row.fetchAll(db, sql: "SELECT sha256, byteCount FROM \(Self.blobTable) WHERE external") {
+                    externals[row[0]] = row[1]
+                }
+            }
+        }
+        let listing = (try? FileManager.default.contentsOfDirectory(atPath: photos.directory.path)) ?? []
+        let entries = listing.filter { only?.contains($0) ?? true }
+        var problems: [StoreProblem] = []
+        for (sha256, byteCount) in externals.sorted(by: { $0.key < $1.key }) {
+            let file = photos.url(forSHA256: sha256)
+            let failure: String
+            var repair = StoreProblem.Repair.clearPhoto(sha256: sha256)
+            var kind = StoreProblem.Kind.damagedPhotoFile
+            switch Self.hashFile(file) {
+            case .missing:
+                kind = .missingPhotoFile
+                failure = "\(file.path) does not exist"
+            case .notRegular:
+                failure = "\(file.path) is not a regular file"
+            case .unreadable(let reason):
+                failure = "\(file.path) cannot be read: \(reason)"
+            case .hashed(let actual, let size):
+                if actual != sha256 {
+                    failure = "\(file.path) has SHA-256 \(actual), expected \(sha256)"
+                } else if size != byteCount {
+                    kind = .photoSizeMismatch
+                    failure = "\(file.path) has \(size) bytes but is recorded as \(byteCount)"
+                    repair = .fixByteCount(sha256: sha256, byteCount: size)
+                } else {
+                    continue
+                }
+            }
+            let (records, recordCount) = try records(usingPhoto: sha256, db)
+            problems.append(
+                StoreProblem(
+                    kind, failure, records: records, recordCount: recordCount, file: file, sha256: sha256,
+                    repair: repair))
+        }
+        for name in entries.sorted() where externals[name] == nil {
+            let file = photos.directory.appendingPathComponent(name)
+            var info = stat()
+            guard lstat(file.path, &info) == 0 else { continue }  // gone meanwhile
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                problems.append(
+                    StoreProblem(
+                        .orphanFile, "\(file.path) is a folder, which the photo folder should not hold", file: file,
+                        advice: "Move it away if you need it, else remove it."))
+                continue
+            }
+            let why =
+                name.hasPrefix(".") && name.contains(".tmp-")
+                ? "a temporary file left by an interrupted write" : "no bow tie uses it"
+            problems.append(StoreProblem(.orphanFile, "\(file.path): \(why)", file: file, repair: .removeFile(file)))
+        }
+        return (problems, listing.count)
+    }
+
+    /// Up to ``StoreProblem/maximumRecordsListed`` records that use a
+    /// photo, and how many do.
+    private func records(usingPhoto sha256: String, _ db: Database) throws -> ([RecordReference], Int) {
+        let rows = try Row.fetchAll(
+            db,
+            sql:
+                "SELECT id, searchKey, name FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ? ORDER BY rowid LIMIT ?",
+            arguments: [sha256, StoreProblem.maximumRecordsListed])
+        let count =
+            rows.count < StoreProblem.maximumRecordsListed
+            ? rows.count
+            : try Int.fetchOne(
+                db, sql: "SELECT count(*) FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?",
+                arguments: [sha256]) ?? 0
+        return (rows.map(Self.reference), count)
+    }
+
+    /// A record as the user knows it, from a row with the columns `id`,
+    /// `searchKey` and `name`.
+    private static func reference(_ row: Row) -> RecordReference {
+        let id = String.fromDatabaseValue(row["id"]) ?? "\(row["id"] as DatabaseValue? ?? .null)"
+        return RecordReference(
+            id: id, searchKey: String.fromDatabaseValue(row["searchKey"]), name: String.fromDatabaseValue(row["name"]))
+    }
+
+    private enum FileHash {
+        case missing
+        case notRegular
+        case unreadable(String)
+        case hashed(sha256: String, size: Int)
+    }
+
+    /// Re-hashes a file, a megabyte at a time.
+    private static func hashFile(_ url: URL) -> FileHash {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            return errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .notRegular }
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            var hasher = SHA256()
+            var size = 0
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                size += chunk.count
+            }
+            return .hashed(sha256: hasher.finalize().hexString, size: size)
+        } catch {
+            return .unreadable(error.localizedDescription)
+        }
+    }
+
+    // MARK: - Repair
+
+    /// Applies one repair inside the repair transaction.
+    /// - Returns: False when it could not be done (a file that cannot be
+    ///   removed); the re-check then reports it again.
+    private func apply(_ repair: StoreProblem.Repair, _ db: Database, _ changes: PhotoChanges) throws -> Bool {
+        switch repair {
+        case .applyMigrations:
+            return true  // after the transaction: GRDB runs migrations in its own
+        case .clearPhoto(let sha256):
+            try db.execute(
+                sql: "UPDATE \(BowTieModel.tableName) SET photoData_sha256 = NULL WHERE photoData_sha256 = ?",
+                arguments: [sha256])
+            try forgetPhoto(sha256, db, changes)
+        case .removePhoto(let sha256):
+            guard
+                try
+                    !(Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)",
+                        arguments: [sha256]) ?? false)
+            else { return false }
+            try forgetPhoto(sha256, db, changes)
+        case .fixByteCount(let sha256, let byteCount):
+            try db.execute(
+                sql: "UPDATE \(Self.blobTable) SET byteCount = ? WHERE sha256 = ?", arguments: [byteCount, sha256])
+        case .removeFile(let file):
+            // No record refers to it and, under the write lock, no command
+            // is writing it: it can go now.
+            guard unlink(file.path) == 0 || errno == ENOENT else { return false }
+            syncDirectory(file.deletingLastPathComponent())
+        }
+        return true
+    }
+
+    /// Deletes a photo's row; its file, if any, goes after the commit.
+    private func forgetPhoto(_ sha256: String, _ db: Database, _ changes: PhotoChanges) throws {
+        let external = try Bool.fetchOne(
+            db, sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
+        try db.execute(sql: "DELETE FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
+        if external == true { changes.released.insert(sha256) }
+    }
+
+    /// Runs `body` in an IMMEDIATE transaction that is rolled back: for
+    /// reading while no other command can be half-way through a write.
+    private func inWriteLock<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(store: url) {
+            var result: T?
+            try database.inTransaction(.immediate) { db in
+                result = try body(db)
+                return .rollback
+            }
+            guard let result else { throw CatalogError(.storeIO, "the transaction did not run") }
+            return result
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// What ``Catalog/check()`` found: what it looked at, and every problem.
+public struct CheckReport: Sendable {
+    /// The store's SQLite file.
+    public var store: URL
+    /// Records checked against the model.
+    public var bowTieCount = 0
+    /// Distinct photos the catalog holds (inline or in files).
+    public var photoCount = 0
+    /// Entries found in the photo folder (photo files and anything else).
+    public var photoFolderEntries = 0
+    public var problems: [StoreProblem] = []
+
+    public init(store: URL) {
+        self.store = store
+    }
+
+    /// True when nothing is wrong.
+    public var isHealthy: Bool { problems.isEmpty }
+
+    /// The problems `check --repair` can fix.
+    public var repairable: [StoreProblem] { problems.filter { $0.repair != nil } }
+}
+
+/// What ``Catalog/repair(announce:)`` did.
+public struct RepairReport: Sendable {
+    /// The problems found under the write lock, before repairing.
+    public var found: CheckReport
+    /// The problems it repaired (all of `found`'s repairable ones).
+    public var repaired: [StoreProblem]
+    /// A fresh check after the repair.
+    public var after: CheckReport
+}
