@@ -77,6 +77,19 @@ struct CSVRowWriter {
         buffer[start...].reverse()
     }
 
+    /// `#RRGGBB`, upper-case, as ``Color/hexString`` writes it.
+    mutating func hexColor(_ color: Color) {
+        separate()
+        let digits: StaticString = "0123456789ABCDEF"
+        let (red, green, blue) = color.rgb8
+        buffer.append(UInt8(ascii: "#"))
+        for component in [red, green, blue] {
+            let byte = UInt8(clamping: component)
+            buffer.append(digits.utf8Start[Int(byte >> 4)])
+            buffer.append(digits.utf8Start[Int(byte & 0x0F)])
+        }
+    }
+
     /// Two digits, zero-padded (for dates).
     private mutating func twoDigits(_ value: Int64) {
         buffer.append(UInt8(ascii: "0") + UInt8(value / 10))

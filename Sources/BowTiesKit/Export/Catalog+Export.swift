@@ -82,12 +82,16 @@ extension Catalog {
         let colorTransformer = try BowTieModel.entity["tintColor"]?.valueTransformerName.map {
             try transformers.transformer(named: $0)
         }
+        // Types and names only: iterating the declarations themselves
+        // would copy each (and its strings) for every row.
+        let types = attributes.map(\.type)
+        let names = attributes.map(\.name)
         var count = 0
         while try cursor.step() {
             var column: Int32 = 0
-            for attribute in attributes {
+            for index in types.indices {
                 defer { column += 1 }
-                switch attribute.type {
+                switch types[index] {
                 case .string, .uri, .uuid:
                     writer.text(cursor.text(column))
                 case .double:
@@ -113,10 +117,10 @@ extension Catalog {
                         value = try colorTransformer.reverseTransformedValue(Data(bytes))
                     } catch let error as TransformerError {
                         throw CatalogError(
-                            .storeIO, "cannot read the \(attribute.name) of row \(count + 1): \(error)")
+                            .storeIO, "cannot read the \(names[index]) of row \(count + 1): \(error)")
                     }
                     guard case .color(let color) = value else { writer.empty(); continue }
-                    writer.plain(color.hexString.utf8)
+                    writer.hexColor(color)
                 case .binaryData:
                     if let size = cursor.int64(column) {
                         writer.integer(size)
