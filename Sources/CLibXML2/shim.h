@@ -41,4 +41,29 @@ static inline void CLibXML2_raiseParserMaxDepth(unsigned int depth) {
     }
 }
 
+/// Discards a message sent to libxml2's generic error channel; see
+/// `CLibXML2_silenceGenericErrors`.
+static inline void CLibXML2_discardGenericError(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+/// Stops libxml2 from printing the errors that bypass a reader's
+/// structured error handler.
+///
+/// A few errors are raised without a parser context, so the reader's
+/// handler never sees them: input conversion failures (`encoding error :
+/// input conversion failed due to input error`, for `encoding="UTF-7"` or
+/// a UCS-4 prefix followed by invalid bytes) and the `I/O error : encoder
+/// error` that follows. libxml2 sends them to its generic error channel,
+/// which prints to standard error. The parse still stops and the reader
+/// still throws, so nothing is lost. Swift cannot write the variadic
+/// handler itself. The channel is per thread: this sets it for the calling
+/// thread and, as the default, for every thread that first uses libxml2
+/// later.
+static inline void CLibXML2_silenceGenericErrors(void) {
+    xmlSetGenericErrorFunc(NULL, CLibXML2_discardGenericError);
+    xmlThrDefSetGenericErrorFunc(NULL, CLibXML2_discardGenericError);
+}
+
 #endif

@@ -63,10 +63,12 @@ final class XMLTextReader {
     /// `xmlInitParser` (its lazy initialisation is not thread-safe), and
     /// its depth limit (256) raised to the reader's, `<plist>` plus
     /// ``PropertyListReader/maximumDepth`` containers
-    /// (`CLibXML2_raiseParserMaxDepth`, i.e. `xmlParserMaxDepth`).
+    /// (`CLibXML2_raiseParserMaxDepth`, i.e. `xmlParserMaxDepth`), and
+    /// its generic error channel silenced (`CLibXML2_silenceGenericErrors`).
     private static let libraryPrepared: Void = {
         xmlInitParser()
         CLibXML2_raiseParserMaxDepth(UInt32(PropertyListReader.maximumDepth + 1))
+        CLibXML2_silenceGenericErrors()
     }()
 
     /// Reads the regular file open as `file` (`xmlReaderForFd`).
