@@ -1,0 +1,36 @@
+// swift-tools-version: 6.1
+//
+// libFuzzer targets for bowties. A package of its own, so that the
+// product's Package.swift never depends on fuzzing; it uses the root
+// package by path. Build and run a target with `fuzz/run TARGET SECONDS`
+// (see fuzz/README.md).
+//
+//   FuzzPropertyListReader  PropertyListReader on arbitrary bytes
+//   FuzzRecordDecoder       the importer's record decoding on arbitrary bytes
+import PackageDescription
+
+let package = Package(
+    name: "bowties-fuzz",
+    dependencies: [
+        .package(name: "bowties", path: "..")
+    ],
+    targets: [
+        .target(
+            name: "FuzzSupport",
+            dependencies: [.product(name: "PropertyList", package: "bowties")]
+        ),
+        .executableTarget(
+            name: "FuzzPropertyListReader",
+            dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "bowties")]
+        ),
+        .executableTarget(
+            name: "FuzzRecordDecoder",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "bowties"),
+                .product(name: "BowTiesKit", package: "bowties"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
