@@ -35,6 +35,9 @@ struct BowTieDecoder {
     /// first: a scan that compares lengths is cheaper than hashing for a
     /// dozen short keys.
     private let importKeys: [(length: Int, key: String, index: Int)]
+    /// Each attribute's type, by position (reading it from the
+    /// declaration would copy the declaration for every value).
+    private let types: [AttributeType]
     private let slots: Slots
 
     /// Where each attribute the decoder builds a ``BowTie`` from sits in
@@ -63,6 +66,7 @@ struct BowTieDecoder {
             }
         }
         self.importKeys = importKeys
+        types = entity.attributes.map(\.type)
         self.slots = slots
     }
 
@@ -102,7 +106,7 @@ struct BowTieDecoder {
                 }
                 continue
             }
-            if attributes[index].type == .binaryData {
+            if types[index] == .binaryData {
                 guard case .string(let name) = entry.item.value else {
                     throw failure(
                         entry, "expected <string> (an image file name), found \(entry.item.value.elementName)")
@@ -111,7 +115,7 @@ struct BowTieDecoder {
                 continue
             }
             do {
-                values[index] = try Self.value(of: entry.item, for: attributes[index], url: &url)
+                values[index] = try Self.value(of: entry.item, for: types[index], url: &url)
             } catch let error as DecodingFailure {
                 throw failure(entry, error.message)
             }
@@ -146,12 +150,12 @@ struct BowTieDecoder {
 
     /// Reads one value, checking that the element fits the attribute type.
     private static func value(
-        of item: PropertyListItem, for attribute: AttributeDescription, url: inout URL?
+        of item: PropertyListItem, for type: AttributeType, url: inout URL?
     ) throws -> AttributeValue {
         func wrongType() -> DecodingFailure {
-            DecodingFailure(message: "expected \(expectedElements(attribute.type)), found \(item.value.elementName)")
+            DecodingFailure(message: "expected \(expectedElements(type)), found \(item.value.elementName)")
         }
-        switch (attribute.type, item.value) {
+        switch (type, item.value) {
         case (.string, .string(let text)):
             return .string(text)
         case (.uri, .string(let text)):

@@ -14,8 +14,15 @@ extension AttributeDescription {
     /// refusedScheme(of: "https://example.com/")  // nil
     /// ```
     static func refusedScheme(of text: String) -> String? {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
-        let scheme = text[..<colon].lowercased()
+        // On bytes, and only schemes as long as a refused one are
+        // lowercased and looked up: this runs for every link imported.
+        let utf8 = text.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        let length = utf8.distance(from: utf8.startIndex, to: colon)
+        guard refusedSchemeLengths.contains(length) else { return nil }
+        let scheme = String(text[..<colon]).lowercased()
         return refusedURISchemes.contains(scheme) ? scheme : nil
     }
+
+    private static let refusedSchemeLengths = Set(refusedURISchemes.map(\.utf8.count))
 }
