@@ -305,3 +305,22 @@ struct SharedPhotoImportTests {
         #expect(try catalog.count() == 0)
     }
 }
+
+@Suite("Reading photos")
+struct ImageReadTests {
+    @Test func aFileSwappedForAFIFOOrALinkIsRefusedWithoutBlocking() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path("swapped.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: ImageRefusal.self) { try ImageResolver.read(fifo) }
+
+        let target = try directory.write("secret", to: "secret.txt")
+        let link = directory.path("link.png").path
+        #expect(symlink(target.path, link) == 0)
+        #expect(throws: ImageRefusal.self) { try ImageResolver.read(link) }
+
+        let photo = Fixtures.photo(bytes: 5_000)
+        try photo.write(to: directory.path("ok.png"))
+        #expect(try ImageResolver.read(directory.path("ok.png").path) == photo)
+    }
+}

@@ -279,11 +279,11 @@ private struct RecordImporter {
             case .found(let path):
                 let data: Data
                 do {
-                    data = try Data(contentsOf: URL(fileURLWithPath: path))
+                    data = try ImageResolver.read(path)
                 } catch {
                     throw ImportError(
                         location: location, recordNumber: number, record: record.tie.label, field: "imageName",
-                        message: "cannot read image \(path): \(error.localizedDescription)")
+                        message: error.message)
                 }
                 let filesBefore = changes.created.count
                 let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)

@@ -84,6 +84,54 @@ struct ImageResolver {
         return .missing(tried: candidates.map { directory.appendingPathComponent($0).path })
     }
 
+    /// Reads a photo that ``resolve(_:)`` found, checking again on the
+    /// open file: the file may have been replaced since (by a FIFO that
+    /// would block, a symbolic link, or something larger).
+    ///
+    /// Opened with `O_NOFOLLOW | O_NONBLOCK`, checked with `fstat` (a
+    /// regular file of at most ``maximumPhotoSize`` bytes), and read
+    /// through that descriptor, never more than the limit.
+    /// - Throws: ``ImageRefusal`` with the reason.
+    static func read(_ path: String) throws(ImageRefusal) -> Data {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw ImageRefusal("cannot read image \(path): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw ImageRefusal("image \(path) is not a regular file")
+        }
+        guard Int(info.st_size) <= maximumPhotoSize else {
+            throw ImageRefusal(
+                "image \(path) is \(info.st_size) bytes, more than the \(maximumPhotoSize / 1_048_576) MiB a photo may have")
+        }
+        // One byte more than the limit, to notice a file that grew.
+        var data = Data(count: Int(info.st_size) + 1)
+        var total = 0
+        let failed: Bool = data.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return false }
+            while total < buffer.count {
+                let count = Glibc.read(descriptor, base + total, buffer.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                if count == 0 { break }
+                total += count
+            }
+            return false
+        }
+        guard !failed else {
+            throw ImageRefusal("cannot read image \(path): \(String(cString: strerror(errno)))")
+        }
+        guard total <= Int(info.st_size), total <= maximumPhotoSize else {
+            throw ImageRefusal("image \(path) changed while it was read")
+        }
+        data.count = total
+        return data
+    }
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
