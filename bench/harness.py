@@ -129,7 +129,7 @@ class Result:
     """One command's runs: wall seconds and peak RSS in KiB, or a failure."""
 
     def __init__(self):
-        self.walls, self.rss, self.failure, self.skipped = [], [], None, None
+        self.walls, self.rss, self.cpus, self.failure, self.skipped = [], [], [], None, None
 
     @property
     def ok(self):
@@ -143,9 +143,21 @@ class Result:
     def peak(self):
         return statistics.median(self.rss) if self.ok else None
 
+    @property
+    def cpu(self):
+        return statistics.median(self.cpus) if self.ok and self.cpus else None
+
+
+class Run:
+    """One process: wall seconds, peak RSS KiB and user+sys CPU seconds
+    (None when not measured), exit status, standard error."""
+
+    def __init__(self, wall, rss, cpu, status, stderr):
+        self.wall, self.rss, self.cpu, self.status, self.stderr = wall, rss, cpu, status, stderr
+
 
 def spawn(command, stdout_path=os.devnull):
-    """Runs `command`, returns (wall seconds, None, exit status, stderr).
+    """Runs `command` and returns its Run, without RSS or CPU time.
 
     posix_spawn + wait4: the wall clock covers the whole process. wait4's
     peak RSS is not returned: a child spawned from this Python process
@@ -164,36 +176,40 @@ def spawn(command, stdout_path=os.devnull):
         wall = time.perf_counter() - start
         errors.seek(0)
         stderr = errors.read().decode("utf-8", "replace")
-    return wall, None, os.waitstatus_to_exitcode(status), stderr
+    return Run(wall, None, None, os.waitstatus_to_exitcode(status), stderr)
 
 
 def timed(command, stdout_path=os.devnull):
-    """Runs `command` under /usr/bin/time -v; returns as spawn() does.
+    """Runs `command` under /usr/bin/time -v and returns its Run.
 
-    The RSS is /usr/bin/time's "Maximum resident set size"; the wall time
-    is our own clock around it (finer than time's 10 ms).
+    The RSS and the CPU time (user + system) are /usr/bin/time's; the wall
+    time is our own clock around it (finer than time's 10 ms).
     """
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        wall, _, status, stderr = spawn(["/usr/bin/time", "-v", "-o", report.name] + command, stdout_path)
+        run = spawn(["/usr/bin/time", "-v", "-o", report.name] + command, stdout_path)
         text = report.read()
-    match = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
-    if not match:
-        return wall, None, status if status else 1, stderr + text
-    return wall, int(match.group(1)), status, stderr
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+    user = re.search(r"User time \(seconds\): ([\d.]+)", text)
+    system = re.search(r"System time \(seconds\): ([\d.]+)", text)
+    if not (rss and user and system):
+        return Run(run.wall, None, None, run.status or 1, run.stderr + text)
+    return Run(run.wall, int(rss.group(1)), float(user.group(1)) + float(system.group(1)),
+               run.status, run.stderr)
 
 
 def record(result, measured, what, wall=True, rss=True):
     """Adds one run's wall time and/or peak RSS to `result`; False on failure."""
-    seconds_, kib, status, stderr = measured
-    if status != 0 or (rss and kib is None):
-        tail = " | ".join(stderr.strip().splitlines()[-3:])
-        result.failure = f"exit {status}: {tail}"
+    if measured.status != 0 or (rss and measured.rss is None):
+        tail = " | ".join(measured.stderr.strip().splitlines()[-3:])
+        result.failure = f"exit {measured.status}: {tail}"
         log(f"    {what}: FAILED ({result.failure})")
         return False
     if wall:
-        result.walls.append(seconds_)
+        result.walls.append(measured.wall)
+        if measured.cpu is not None:
+            result.cpus.append(measured.cpu)
     if rss:
-        result.rss.append(kib)
+        result.rss.append(measured.rss)
     return True
 
 
@@ -421,11 +437,12 @@ def spread(result):
 
 
 def cell(result):
+    """Wall, spread, CPU and peak RSS cells of a result."""
     if result.skipped:
-        return result.skipped, "", ""
+        return result.skipped, "", "", ""
     if result.failure:
-        return f"failed ({result.failure[:120]})", "", ""
-    return seconds(result.wall), spread(result), mib(result.peak)
+        return f"failed ({result.failure[:120]})", "", "", ""
+    return seconds(result.wall), spread(result), seconds(result.cpu), mib(result.peak)
 
 
 def ratio(a, b):
@@ -447,7 +464,16 @@ def command_output(command):
         return ""
 
 
-def machine():
+def file_digest(path):
+    import hashlib
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()[:16]
+
+
+def machine(bowties):
     cpu = "unknown"
     with open("/proc/cpuinfo") as info:
         for line in info:
@@ -473,7 +499,8 @@ def machine():
         ("sqlite3 shell", command_output(["sqlite3", "--version"]).split(" ")[0]),
         ("libsqlite3 (pkg-config)", command_output(["pkg-config", "--modversion", "sqlite3"])),
         ("libxml2 (pkg-config)", command_output(["pkg-config", "--modversion", "libxml-2.0"])),
-        ("bowties", f"commit {commit}" + (" with uncommitted changes in Sources/ or Package.swift" if dirty else "")),
+        ("bowties", f"commit {commit}" + (" with uncommitted changes in Sources/ or Package.swift" if dirty else "")
+         + f"; binary {os.path.relpath(bowties, ROOT)}, SHA-256 {file_digest(bowties)}…"),
         ("date", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")),
     ]
 
@@ -483,7 +510,8 @@ def report(all_figures, options, machine_rows, loads, elapsed):
     command = "bench/run " + " ".join(sys.argv[1:])
     lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
               f"(see per-size counts below), {options.short_runs} for show, wear and the point query. "
-              "Spread is the fastest and slowest run divided by the median. "
+              "Spread is the fastest and slowest run divided by the median. CPU is user + system "
+              "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
               f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in machine_rows]
@@ -494,14 +522,14 @@ def report(all_figures, options, machine_rows, loads, elapsed):
         lines += [f"## {count:,} records ({figures['bytes'] / 1e6:.0f} MB file, {figures['runs']} run(s))", ""]
         base = figures["bowties"]
         lines += ["### Import", "",
-                  "| importer | wall (median) | spread | peak RSS | time ÷ bowties |",
-                  "|---|---:|---:|---:|---:|"]
+                  "| importer | wall (median) | spread | CPU user+sys | peak RSS | time ÷ bowties |",
+                  "|---|---:|---:|---:|---:|---:|"]
         for name in IMPORTERS + ["bowties-nophotos"]:
             if name not in figures:
                 continue
-            wall, sp, rss = cell(figures[name])
+            wall, sp, cpu, rss = cell(figures[name])
             factor = times(ratio(figures[name].wall, base.wall)) if name != "bowties" else "1.00×"
-            lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} | {factor} |")
+            lines.append(f"| {LABELS[name]} | {wall} | {sp} | {cpu} | {rss} | {factor} |")
         lines.append("")
         c = figures["c"]
         lines.append(f"bowties ÷ C reference: **{times(ratio(base.wall, c.wall))}**"
@@ -522,7 +550,7 @@ def report(all_figures, options, machine_rows, loads, elapsed):
                       f"{options.short_runs} runs)", "",
                       "| command | wall (median) | spread | peak RSS |", "|---|---:|---:|---:|"]
             for name in ("bowties-show", "sqlite-show", "bowties-wear"):
-                wall, sp, rss = cell(figures[name])
+                wall, sp, _, rss = cell(figures[name])
                 lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} |")
             lines.append("")
             lines.append(f"show ÷ sqlite3 point query: "
@@ -531,12 +559,12 @@ def report(all_figures, options, machine_rows, loads, elapsed):
             lines += [f"wear counted every run: {'yes' if worn == expected else f'no ({worn} of {expected})'}.", ""]
         if "bowties-export" in figures:
             lines += ["### Export", "",
-                      "| exporter | wall (median) | spread | peak RSS | time ÷ bowties |",
-                      "|---|---:|---:|---:|---:|"]
+                      "| exporter | wall (median) | spread | CPU user+sys | peak RSS | time ÷ bowties |",
+                      "|---|---:|---:|---:|---:|---:|"]
             for name in ("bowties-export", "sqlite-export", "python-export"):
-                wall, sp, rss = cell(figures[name])
+                wall, sp, cpu, rss = cell(figures[name])
                 factor = times(ratio(figures[name].wall, figures["bowties-export"].wall))
-                lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} | {factor} |")
+                lines.append(f"| {LABELS[name]} | {wall} | {sp} | {cpu} | {rss} | {factor} |")
             same = checks.get("same_csv")
             lines += ["", "bowties and csv_export.py wrote "
                       + ("byte-identical files." if same else "DIFFERENT files." if same is False
@@ -622,7 +650,7 @@ def targets(all_figures):
 def main(argv):
     options = parse_options(argv)
     binaries = {
-        "bowties": os.environ.get("BOWTIES_BIN", os.path.join(ROOT, ".build", "release", "bowties")),
+        "bowties": os.environ.get("BOWTIES_BIN", os.path.join(WORK, "bin", "bowties")),
         "c": os.environ.get("IMPORT_C_BIN", os.path.join(WORK, "bin", "import-c")),
         "foundation": os.environ.get(
             "FOUNDATION_BIN", os.path.join(WORK, ".build-foundation", "release", "foundation-import")),
@@ -637,7 +665,7 @@ def main(argv):
     loads = [" ".join(f"{x:.2f}" for x in os.getloadavg())]
     if os.getloadavg()[0] > (os.cpu_count() or 1) / 2:
         log(f"bench: warning: load average is {loads[0]}; other work on this machine will slow every figure")
-    machine_rows = machine()
+    machine_rows = machine(binaries["bowties"])
     all_figures = []
     for count in options.records:
         log(f"== {count:,} records")
