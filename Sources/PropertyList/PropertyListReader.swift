@@ -180,6 +180,12 @@ public final class PropertyListReader {
                     + "convert with: plutil -convert xml1 \(displayName)",
                 file: displayName)
         }
+        if prefix.allSatisfy(ScalarDecoder.isWhitespace) {
+            throw PropertyListError(
+                .malformedXML,
+                "malformed XML: " + (prefix.isEmpty ? "the file is empty" : "the file holds only whitespace"),
+                file: displayName)
+        }
         let verdict = prefix.withUnsafeBytes { PrologScanner.scan($0) }
         switch verdict {
         case .internalSubset(let line, let column):

@@ -356,6 +356,17 @@ final class XMLTextReader {
         case Int32(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.hasPrefix("Excessive depth"):
             kind = .tooDeeplyNested
             message = PropertyListReader.tooDeeplyNestedMessage
+        case _ where error.line > 0 && error.line >= (lastLine() ?? .max):
+            // An error on the last line is almost always a file cut short;
+            // libxml2 often words it "Extra content at the end of the
+            // document", which sends people looking for the wrong thing.
+            kind = .malformedXML
+            let detail =
+                error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) ? "" : " (libxml2: \(error.message))"
+            message = "malformed XML: the file ends before the document does (truncated?)\(detail)"
+        case _ where error.message.contains("huge text node"):
+            kind = .malformedXML
+            message = "malformed XML: a text longer than libxml2's limit of 10,000,000 bytes"
         default:
             kind = .malformedXML
             message = "malformed XML: \(error.message)"
@@ -365,6 +376,38 @@ final class XMLTextReader {
         }
         let location = SourceLocation(file: displayName, line: error.line, column: max(error.column, 1))
         return PropertyListError(kind, message, at: location)
+    }
+}
+
+extension XMLTextReader {
+    /// The number of the input's last line that holds anything, counted
+    /// only when an error needs it (a file is read again through its
+    /// descriptor).
+    fileprivate func lastLine() -> Int? {
+        var newlines = 0
+        var last: UInt8 = 0
+        func scan(_ bytes: UnsafeRawBufferPointer) {
+            for byte in bytes where byte == 0x0A { newlines += 1 }
+            if let final = bytes.last { last = final }
+        }
+        if let buffer {
+            scan(UnsafeRawBufferPointer(buffer))
+        } else if let file {
+            var offset: off_t = 0
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+            defer { chunk.deallocate() }
+            while true {
+                let read = pread(file.descriptor, chunk.baseAddress, chunk.count, offset)
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { break }
+                scan(UnsafeRawBufferPointer(rebasing: chunk[..<read]))
+                offset += off_t(read)
+            }
+        } else {
+            return nil
+        }
+        // A final newline ends the last line rather than starting one.
+        return 1 + newlines - (last == 0x0A ? 1 : 0)
     }
 }
 
