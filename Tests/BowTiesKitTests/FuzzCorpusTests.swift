@@ -43,7 +43,8 @@ struct FuzzCorpusTests {
                     #expect(location.line >= 1 && location.column >= 1, "\(name): \(error)")
                 } else {
                     #expect(
-                        [.binaryPropertyList, .malformedXML, .tooDeeplyNested, .forbiddenDeclaration].contains(error.kind),
+                        [.binaryPropertyList, .malformedXML, .tooDeeplyNested, .forbiddenDeclaration].contains(
+                            error.kind),
                         "\(name): unlocated \(error)")
                 }
             }

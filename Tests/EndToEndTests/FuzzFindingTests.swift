@@ -11,8 +11,11 @@ struct FuzzFindingTests {
     /// message, because those errors bypass the reader's error handler.
     static let unconvertible: [(name: String, bytes: [UInt8])] = [
         // UTF-7 is 7-bit: 0xFF cannot be converted.
-        ("Utf7.plist", Array(#"<?xml version="1.0" encoding="UTF-7"?><plist><string>"#.utf8) + [0xFF]
-            + Array("</string></plist>".utf8)),
+        (
+            "Utf7.plist",
+            Array(#"<?xml version="1.0" encoding="UTF-7"?><plist><string>"#.utf8) + [0xFF]
+                + Array("</string></plist>".utf8)
+        ),
         ("Ucs4.plist", [0x3C, 0x00, 0x00, 0x00, 0x00, 0x0A]),
     ]
 

@@ -5,10 +5,10 @@
 // and the record layer's encoding (RecordDecoding.decodeAll). It checks
 // that nothing crashes and that only located PropertyListErrors and
 // ImportErrors are thrown.
+@_spi(Fuzzing) import BowTiesKit
 import Foundation
 import FuzzSupport
 import PropertyList
-@_spi(Fuzzing) import BowTiesKit
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
