@@ -324,3 +324,32 @@ struct ImageReadTests {
         #expect(try ImageResolver.read(directory.path("ok.png").path) == photo)
     }
 }
+
+@Suite("Import of a root dictionary")
+struct RootDictionaryImportTests {
+    @Test func somethingAfterARootDictIsRefusedAndNothingIsWritten() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let record = Fixtures.record(key: "D", name: "Alone")
+        let good = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            \(record)
+            </plist>
+
+            """
+        #expect(try catalog.importPropertyList(at: directory.write(good, to: "one.plist")).added == 1)
+
+        let extra = good.replacingOccurrences(of: "</plist>", with: "<string>extra</string>\n</plist>")
+            .replacingOccurrences(of: "<string>D</string>", with: "<string>E</string>")
+            .replacingOccurrences(of: "<string>Alone</string>", with: "<string>Other</string>")
+        let file = try directory.write(extra, to: "extra.plist")
+        do {
+            try catalog.importPropertyList(at: file)
+            Issue.record("content after the root <dict> was accepted")
+        } catch let error as PropertyListError {
+            #expect(error.message.contains("expected </plist> after the root object"))
+        }
+        #expect(try catalog.count() == 1)
+    }
+}

@@ -87,6 +87,9 @@ extension Catalog {
                 // A root <dict> is a single record; anything else is refused
                 // by the decoder with its location.
                 if let item = try reader.next() { try importer.importRecord(item) }
+                // Reading on checks </plist> and the end of the document,
+                // as the array case does by reading to the end.
+                _ = try reader.next()
             } else {
                 // Parsing runs on a second core, a bounded number of
                 // records ahead; records still arrive in order, and a
