@@ -70,9 +70,16 @@ let scratchFile = URL(
         ? "/dev/shm" : FileManager.default.temporaryDirectory.path
 ).appendingPathComponent("bowties-fuzz-\(getpid()).plist")
 
+/// Removes ``scratchFile`` when the process exits: libFuzzer's fork mode
+/// starts a process per job, each with its own file.
+let scratchCleanup: Void = {
+    atexit { unlink(scratchFile.path) }
+}()
+
 /// Writes `data` to ``scratchFile`` without `Data.write`'s fsync, which
 /// would make each run wait for the disk.
 func writeScratch(_ data: Data) -> Bool {
+    _ = scratchCleanup
     let descriptor = open(scratchFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
