@@ -72,12 +72,34 @@ public final class Catalog: Sendable {
             configuration.busyMode = .timeout(Self.busyTimeout)
             configuration.label = "bowties"
             database = try Self.mapErrors(store: url) {
-                try DatabaseQueue(path: url.path, configuration: configuration)
+                try Self.retryingWhenBusy { try DatabaseQueue(path: url.path, configuration: configuration) }
             }
-            try Self.mapErrors(store: url) { try prepareSchema(upgrade: mode != .inspect) }
+            try Self.mapErrors(store: url) { try Self.retryingWhenBusy { try prepareSchema(upgrade: mode != .inspect) } }
         } catch {
             lock?.removeFileIfCreatedAndUnused()
             throw error
+        }
+    }
+
+    /// Runs `body` again while SQLite answers `SQLITE_BUSY`, until
+    /// ``busyTimeout``.
+    ///
+    /// SQLite's busy timeout covers waiting for a lock, but in two cases it
+    /// answers busy at once instead, because waiting could deadlock: two
+    /// processes switching a new store to WAL at the same moment, and a
+    /// read that must become a write after another connection wrote
+    /// (migrations of a store two commands open together). Trying again
+    /// a moment later is SQLite's advice for both.
+    static func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        var pause: useconds_t = 1_000
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+                usleep(pause)
+                pause = min(pause * 2, 50_000)
+            }
         }
     }
 
