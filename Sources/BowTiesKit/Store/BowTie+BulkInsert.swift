@@ -34,24 +34,11 @@ final class BowTieInsertStatement {
     private let statement: OpaquePointer
     private let colorTransformer: (any AttributeValueTransformer)?
 
-    /// Prepares the statement (`sqlite3_prepare_v3`, persistent).
+    /// Prepares the statement (persistent: it runs once per record).
     /// - Throws: `DatabaseError` when SQLite refuses it,
     ///   `TransformerError` when the colour transformer is not registered.
     init(_ db: Database, transformers: ValueTransformerRegistry) throws {
-        guard let connection = db.sqliteConnection else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database is closed")
-        }
-        var prepared: OpaquePointer?
-        let code = sqlite3_prepare_v3(
-            connection, Self.sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &prepared, nil)
-        guard code == SQLITE_OK, let prepared else {
-            sqlite3_finalize(prepared)
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
-                sql: Self.sql)
-        }
-        self.connection = connection
-        self.statement = prepared
+        (connection, statement) = try RawStatement.prepare(Self.sql, in: db, persistent: true)
         colorTransformer = try BowTieModel.entity["tintColor"]?.valueTransformerName.map {
             try transformers.transformer(named: $0)
         }
@@ -100,9 +87,7 @@ final class BowTieInsertStatement {
         case _ where code & 0xFF == SQLITE_CONSTRAINT:
             return .conflict
         default:
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)),
-                sql: Self.sql)
+            throw RawStatement.error(code, connection, Self.sql)
         }
     }
 

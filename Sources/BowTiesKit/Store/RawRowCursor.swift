@@ -18,21 +18,10 @@ final class RawRowCursor {
     private let statement: OpaquePointer
     private let sql: String
 
-    /// Prepares `sql` (`sqlite3_prepare_v2`).
+    /// Prepares `sql`.
     /// - Throws: `DatabaseError` when SQLite refuses it.
     init(_ db: Database, sql: String) throws {
-        guard let connection = db.sqliteConnection else {
-            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database is closed")
-        }
-        var prepared: OpaquePointer?
-        let code = sqlite3_prepare_v2(connection, sql, -1, &prepared, nil)
-        guard code == SQLITE_OK, let prepared else {
-            sqlite3_finalize(prepared)
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
-        }
-        self.connection = connection
-        self.statement = prepared
+        (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: false)
         self.sql = sql
     }
 
@@ -50,8 +39,7 @@ final class RawRowCursor {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default:
-            throw DatabaseError(
-                resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+            throw RawStatement.error(code, connection, sql)
         }
     }
 
