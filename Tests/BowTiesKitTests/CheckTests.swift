@@ -145,7 +145,7 @@ struct CheckTests {
         let directory = try TemporaryDirectory()
         let url = directory.path("catalog.sqlite")
         try DatabaseQueue(path: url.path).close()  // an empty SQLite file
-        let catalog = try Catalog(url: url, mode: .inspect)
+        let catalog = try Catalog(url: url, mode: .repair)
         let report = try catalog.check()
         #expect(report.problems.map(\.kind) == [.migrationsPending])
         let repair = try catalog.repair { _ in }
@@ -159,7 +159,7 @@ struct CheckTests {
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9: the future')")
         }
         #expect(throws: CatalogError.self) { try Catalog(url: url, mode: .mustExist) }
-        let catalog = try Catalog(url: url, mode: .inspect)
+        let catalog = try Catalog(url: url, mode: .repair)
         let report = try catalog.check()
         #expect(report.problems.map(\.kind) == [.newerSchema])
         #expect(report.problems.first?.message.contains("v9: the future") == true)

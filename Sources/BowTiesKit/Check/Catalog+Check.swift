@@ -31,8 +31,9 @@ extension Catalog {
     /// The expensive part (hashing every photo) reads a snapshot and blocks
     /// no other command. A command writing meanwhile may create or remove
     /// photo files, so the file problems the snapshot shows are confirmed
-    /// afterwards under the write lock, where no file is ever in the middle
-    /// of being written or removed.
+    /// on a new snapshot taken once no write is under way (see
+    /// ``waitForWriters()``): the check never takes the write lock, and
+    /// works on a catalog opened read-only.
     ///
     /// - Throws: ``CatalogError`` when the store cannot be read at all
     ///   (`.storeIO`, `.notAStore`) or stays busy (`.storeBusy`).
@@ -40,14 +41,14 @@ extension Catalog {
         let snapshot = try read { db in try inspect(db) }
         let suspects = Set(snapshot.problems.compactMap { $0.file?.lastPathComponent })
         guard !suspects.isEmpty else { return snapshot }
+        // A file no row refers to may belong to a write still under way:
+        // once every writer has finished, a new snapshot shows its row.
+        // Waiting instead of taking the write lock keeps the check
+        // read-only.
+        try waitForWriters()
         var report = snapshot
-        do {
-            let confirmed = try inWriteLock { db in try fileProblems(db, only: suspects).problems }
-            report.problems = snapshot.problems.filter { $0.file == nil } + confirmed
-        } catch let error as CatalogError where error.kind == .storeIO {
-            // A store we may not write (read-only file or folder) cannot be
-            // locked: what the snapshot showed is the best answer.
-        }
+        let confirmed = try read { db in try fileProblems(db, only: suspects).problems }
+        report.problems = snapshot.problems.filter { $0.file == nil } + confirmed
         return report
     }
 
@@ -81,7 +82,7 @@ extension Catalog {
             return report
         }
         if repaired.contains(where: { $0.repair == .applyMigrations }) {
-            try Self.mapErrors(store: url) { try Self.migrator.migrate(database) }
+            try mapErrors { try Self.migrator.migrate(database) }
         }
         return RepairReport(found: found, repaired: repaired, after: try check())
     }
@@ -438,18 +439,5 @@ extension Catalog {
         try db.execute(sql: "DELETE FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
         if external == true { changes.released.insert(sha256) }
     }
-
-    /// Runs `body` in an IMMEDIATE transaction that is rolled back: for
-    /// reading while no other command can be half-way through a write.
-    private func inWriteLock<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(store: url) {
-            var result: T?
-            try database.inTransaction(.immediate) { db in
-                result = try body(db)
-                return .rollback
-            }
-            guard let result else { throw CatalogError(.storeIO, "the transaction did not run") }
-            return result
-        }
-    }
 }
+

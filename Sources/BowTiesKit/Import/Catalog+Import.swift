@@ -72,7 +72,7 @@ extension Catalog {
         // A larger page cache for the import only: at a million records
         // the id and search-key indexes outgrow SQLite's default 2 MiB,
         // and every miss is a read and a write of the WAL.
-        try Self.mapErrors(store: self.url) {
+        try mapErrors {
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
             }
@@ -86,7 +86,10 @@ extension Catalog {
             if !reader.rootIsArray {
                 // A root <dict> is a single record; anything else is refused
                 // by the decoder with its location.
-                if let item = try reader.next() { try importer.importRecord(item) }
+                if let item = try reader.next() {
+                    try checkInterruption()
+                    try importer.importRecord(item)
+                }
                 // Reading on checks </plist> and the end of the document,
                 // as the array case does by reading to the end.
                 _ = try reader.next()
@@ -96,6 +99,7 @@ extension Catalog {
                 // parse error after every record before it.
                 let records = PropertyListPrefetcher(reader)
                 while let item = try records.next() {
+                    try checkInterruption()
                     try importer.importRecord(item)
                     if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
                         progress(
@@ -110,8 +114,15 @@ extension Catalog {
                         totalBytes: totalBytes, isFinished: true))
             }
             report = try importer.finish(dryRun: options.dryRun)
+            try checkInterruption()
         }
         return report
+    }
+
+    /// Throws once ``interrupt()`` was called: the import's transaction
+    /// then rolls back and its photo files are removed.
+    private func checkInterruption() throws {
+        if isInterrupted { throw CatalogError(.interrupted, "interrupted") }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A bowties catalog: an SQLite store (GRDB, WAL mode) and the folder of
 /// external photo files beside it.
@@ -10,25 +11,34 @@ import GRDB
 /// ```
 ///
 /// Every change runs in one IMMEDIATE transaction, so concurrent processes
-/// queue on SQLite's write lock (for up to ``busyTimeout``) instead of
-/// losing updates. Every save validates against ``BowTieModel``.
+/// queue on SQLite's write lock (as ``WaitPolicy`` says) instead of losing
+/// updates. Every save validates against ``BowTieModel``. A catalog opened
+/// ``OpenMode/readOnly`` never writes a byte of the store or its folder.
 public final class Catalog: Sendable {
     /// Photos larger than this many bytes go to external files unless the
     /// store says otherwise (``setExternalStorageThreshold(_:)``).
     public static let defaultExternalStorageThreshold = 100 * 1024
-    /// How long a command waits for another process's write to finish.
-    public static let busyTimeout: TimeInterval = 10
 
-    /// How to treat a store file that does not exist yet.
+    /// How to open the store.
     public enum OpenMode: Sendable {
         /// Create the store (and its folder) when missing: commands that add.
         case createIfMissing
-        /// Fail with ``CatalogError/Kind/storeNotFound``: commands that read.
+        /// Fail with ``CatalogError/Kind/storeNotFound`` when missing:
+        /// commands that change existing ties.
         case mustExist
-        /// Like ``mustExist``, but open the store as it is: no schema is
-        /// created or upgraded, and a store from a newer version is not
-        /// refused. For ``check()``, which reports such states.
+        /// Read only: commands that only read. Nothing is written, not even
+        /// SQLite's set-up; it works on a store the user can read but not
+        /// write. A store whose schema needs an upgrade is refused with a
+        /// hint instead of being upgraded.
+        case readOnly
+        /// Read only, and the store as it is: no schema check beyond
+        /// "is it a bowties store". For ``check()``, which reports such states.
         case inspect
+        /// Writable, but the store as it is: for ``repair(announce:)``,
+        /// which reports the schema's state before it upgrades it.
+        case repair
+
+        var writes: Bool { self == .createIfMissing || self == .mustExist || self == .repair }
     }
 
     /// The store's SQLite file.
@@ -36,72 +46,126 @@ public final class Catalog: Sendable {
     let database: DatabaseQueue
     let photos: PhotoStore
     let transformers: ValueTransformerRegistry
+    /// Whether this catalog may write (see ``OpenMode``).
+    public let isWritable: Bool
+    /// SQLite's busy handler, and who the last wait was for.
+    let busyWait: BusyWait
     /// The shared lock that tells a failed command not to remove this
     /// store while we use it (nil in a read-only folder).
     private let lock: StoreLock?
 
-    /// Opens the catalog at `url`, creating or upgrading its schema.
+    /// Opens the catalog at `url`, creating or upgrading its schema when
+    /// `mode` writes.
+    ///
+    /// - Parameters:
+    ///   - mode: Whether to create, write or only read; see ``OpenMode``.
+    ///   - wait: How long to wait for another process's write.
     /// - Throws: ``CatalogError``: `.storeNotFound`, `.notAStore`,
     ///   `.storeIO`, `.storeBusy`, `.cannotCreateOutput`.
     public init(
-        url: URL, mode: OpenMode = .createIfMissing, transformers: ValueTransformerRegistry = .shared
+        url: URL, mode: OpenMode = .createIfMissing, wait: WaitPolicy = WaitPolicy(),
+        transformers: ValueTransformerRegistry = .shared
     ) throws {
         self.url = url
         self.transformers = transformers
+        isWritable = mode.writes
         photos = PhotoStore(storeURL: url)
+        let busyWait = BusyWait(policy: wait, storeURL: url)
+        self.busyWait = busyWait
         let notFound = CatalogError(
             .storeNotFound, "no catalog at \(url.path)",
             hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
                 + "or point to another with --store PATH or $BOWTIES_STORE.")
-        let exists = FileManager.default.fileExists(atPath: url.path)
-        if !exists {
+        if !FileManager.default.fileExists(atPath: url.path) {
             if mode != .createIfMissing { throw notFound }
             try Self.createFolder(forStoreAt: url)
         }
         // Taken before the store is opened, so that no failed command can
-        // remove the store from under us from now on.
+        // remove the store from under us from now on. Readers create no
+        // lock file.
         let lock = try StoreLock.shared(
-            forStoreAt: url, timeout: Self.busyTimeout, createFolder: mode == .createIfMissing)
+            forStoreAt: url, timeout: wait.limit, create: mode.writes, createFolder: mode == .createIfMissing)
         self.lock = lock
         do {
-            if mode != .createIfMissing && !FileManager.default.fileExists(atPath: url.path) {
+            if !FileManager.default.fileExists(atPath: url.path) && mode != .createIfMissing {
                 throw notFound  // removed while we waited for the lock
             }
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+            let isNew = (size ?? 0) == 0
             var configuration = Configuration()
-            configuration.journalMode = .wal
-            configuration.busyMode = .timeout(Self.busyTimeout)
+            // The journal mode is the store's own, set once when it is
+            // created (below). Setting it on every open, as GRDB's `.wal`
+            // does, commits a transaction when no -wal file exists, so that
+            // even reads changed the file and failed on a read-only one.
+            configuration.journalMode = .default
+            configuration.busyMode = .callback { tries in busyWait.shouldRetry(tries) }
             configuration.label = "bowties"
-            database = try Self.mapErrors(store: url) {
-                try Self.retryingWhenBusy { try DatabaseQueue(path: url.path, configuration: configuration) }
+            let connection = mode.writes ? StoreConnection(path: url.path, readOnly: false) : .forReading(url)
+            configuration.readonly = connection.readOnly
+            if mode.writes {
+                // What GRDB's WAL set-up chose: durable at each commit
+                // except on power loss, and far fewer syncs. Not a write.
+                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
             }
-            try Self.mapErrors(store: url) { try Self.retryingWhenBusy { try prepareSchema(upgrade: mode != .inspect) } }
+            database = try Self.mapErrors(store: url, busyWait) {
+                try Self.retryingWhenBusy(busyWait) {
+                    try DatabaseQueue(path: connection.path, configuration: configuration)
+                }
+            }
+            if mode == .createIfMissing && isNew {
+                try Self.mapErrors(store: url, busyWait) {
+                    try Self.retryingWhenBusy(busyWait) {
+                        try database.writeWithoutTransaction { db in
+                            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                        }
+                    }
+                }
+            }
+            try Self.mapErrors(store: url, busyWait) {
+                try Self.retryingWhenBusy(busyWait) { try prepareSchema(mode: mode) }
+            }
         } catch {
             lock?.removeFileIfCreatedAndUnused()
             throw error
         }
     }
 
-    /// Runs `body` again while SQLite answers `SQLITE_BUSY`, until
-    /// ``busyTimeout``.
+    /// Runs `body` again while SQLite answers `SQLITE_BUSY`, until the
+    /// wait policy's limit.
     ///
-    /// SQLite's busy timeout covers waiting for a lock, but in two cases it
-    /// answers busy at once instead, because waiting could deadlock: two
-    /// processes switching a new store to WAL at the same moment, and a
+    /// SQLite's busy handler covers waiting for a lock, but in two cases
+    /// SQLite answers busy at once instead, because waiting could deadlock:
+    /// two processes switching a new store to WAL at the same moment, and a
     /// read that must become a write after another connection wrote
     /// (migrations of a store two commands open together). Trying again
     /// a moment later is SQLite's advice for both.
-    static func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
-        let deadline = Date().addingTimeInterval(busyTimeout)
+    static func retryingWhenBusy<T>(_ busyWait: BusyWait, _ body: () throws -> T) throws -> T {
+        let deadline = busyWait.policy.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
         var pause: useconds_t = 1_000
         while true {
             do {
                 return try body()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && Date() < deadline {
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_BUSY && Date() < deadline && !busyWait.isCancelled
+            {
                 usleep(pause)
                 pause = min(pause * 2, 50_000)
             }
         }
     }
+
+    /// Stops what the catalog is doing as soon as possible: the running
+    /// statement fails with an interruption (its transaction rolls back),
+    /// waits for the write lock end, and ``isInterrupted`` turns true for
+    /// long loops to check. Safe to call from any thread, such as a signal
+    /// handler's queue.
+    public func interrupt() {
+        busyWait.cancel()
+        database.interrupt()
+    }
+
+    /// True once ``interrupt()`` was called.
+    public var isInterrupted: Bool { busyWait.isCancelled }
 
     /// Creates the folder a new store goes in.
     /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
@@ -116,36 +180,92 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// How a command that only reads opens the store, so that it writes
+    /// nothing and works where it may not write.
+    struct StoreConnection {
+        /// A path, or an SQLite URI (`file:…?immutable=1`).
+        var path: String
+        var readOnly: Bool
+
+        /// - With a `-wal` file: read-only. SQLite reads the WAL without
+        ///   changing it (it may create `-shm`, its shared memory).
+        /// - Without one, where the user may write the file and its folder:
+        ///   read-write, but every access is a read. SQLite creates the
+        ///   `-wal` and `-shm` files and, as the last connection, removes
+        ///   them on close; a read-only connection could not, and would
+        ///   leave them behind.
+        /// - Without one, where the user may not write: `immutable=1`,
+        ///   since SQLite could not create the `-shm` file it needs. The
+        ///   file was closed cleanly (no `-wal`), so it holds every commit;
+        ///   only a writer the user cannot be (another account) could
+        ///   change it while we read.
+        static func forReading(_ url: URL) -> StoreConnection {
+            let path = url.path
+            if FileManager.default.fileExists(atPath: path + "-wal") {
+                return StoreConnection(path: path, readOnly: true)
+            }
+            let folder = url.deletingLastPathComponent().path
+            if access(path, W_OK) == 0 && access(folder, W_OK) == 0 {
+                return StoreConnection(path: path, readOnly: false)
+            }
+            return StoreConnection(path: "file:\(uriEscaped(path))?immutable=1", readOnly: true)
+        }
+
+        /// Escapes what a URI's path may not hold as it is (RFC 3986),
+        /// `%`, `?` and `#` among it.
+        static func uriEscaped(_ path: String) -> String {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "/-._~!$&'()*+,;=:@")
+            return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        }
+    }
+
     deinit {
         // Close the store before the lock goes (after this body): once it
         // is released, a failed command may remove the files.
         try? database.close()
     }
 
-    /// Checks that the store is a bowties store and, when `upgrade` is
-    /// true, creates or upgrades its schema; else a store from a newer
-    /// version, or one whose migrations are pending, is left as it is.
-    private func prepareSchema(upgrade: Bool) throws {
+    /// Checks that the store is a bowties store and, in the modes that
+    /// write, creates or upgrades its schema. Read-only modes never change
+    /// it: ``OpenMode/readOnly`` refuses a store it cannot read as it is,
+    /// ``OpenMode/inspect`` and ``OpenMode/repair`` take it as it is.
+    private func prepareSchema(mode: OpenMode) throws {
         let migrator = Self.migrator
-        let (ready, superseded, foreign) = try database.read { db in
+        let (ready, superseded, foreign, empty) = try database.read { db in
             let hasMigrations = try db.tableExists("grdb_migrations")
             let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            guard hasMigrations else { return (false, false, tableCount > 0) }
+            guard hasMigrations else { return (false, false, tableCount > 0, tableCount == 0) }
             let hasTable = try db.tableExists(BowTieModel.tableName)
             let completed = try migrator.hasCompletedMigrations(db)
             let superseded = try migrator.hasBeenSuperseded(db)
-            return (completed, superseded, !hasTable && completed)
+            // GRDB creates its table of migrations before the first
+            // migration's transaction: a store being created shows it alone.
+            let empty = try migrator.appliedIdentifiers(db).isEmpty
+            return (completed, superseded, !hasTable && completed, empty)
         }
         if foreign {
             throw CatalogError(
                 .notAStore, "\(url.path) is an SQLite database but not a bowties catalog",
                 hint: "Choose another path with --store PATH.")
         }
-        guard upgrade else { return }
+        if mode == .inspect || mode == .repair { return }
         if superseded {
             throw CatalogError(
                 .notAStore, "\(url.path) was written by a newer version of bowties",
                 hint: "Upgrade bowties to use this catalog.")
+        }
+        if empty && mode == .readOnly {
+            // A store another command is creating right now, or one whose
+            // creation failed: nothing to read yet.
+            throw CatalogError(
+                .storeNotFound, "the catalog at \(url.path) is empty",
+                hint: "Fill it with `bowties import` (the sample data) or `bowties import FILE`.")
+        }
+        if !ready && mode == .readOnly {
+            throw CatalogError(
+                .notAStore, "the catalog at \(url.path) is not ready to read: its schema is missing or out of date",
+                hint: "A command that changes the catalog (or `bowties check --repair`) creates or upgrades it.")
         }
         if !ready {
             do {
@@ -197,7 +317,7 @@ public final class Catalog: Sendable {
 
     /// Runs `body` in a read transaction (a consistent snapshot).
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try Self.mapErrors(store: url) { try database.read(body) }
+        try mapErrors { try database.read(body) }
     }
 
     /// Runs `body` in an IMMEDIATE transaction and keeps photo files in step
@@ -208,10 +328,15 @@ public final class Catalog: Sendable {
     ///
     /// - Parameter commit: When false the transaction is rolled back (dry runs).
     func write<T>(commit: Bool = true, _ body: (Database, PhotoChanges) throws -> T) throws -> T {
+        guard isWritable else {
+            throw CatalogError(.storeIO, "the catalog at \(url.path) was opened read-only; this command cannot change it")
+        }
         let changes = PhotoChanges()
+        Self.writers.withLock { $0[url.path, default: 0] += 1 }
+        defer { Self.writers.withLock { $0[url.path, default: 1] -= 1 } }
         let result: T
         do {
-            result = try Self.mapErrors(store: url) {
+            result = try mapErrors {
                 var result: T?
                 try database.inTransaction(.immediate) { db in
                     result = try body(db, changes)
@@ -226,6 +351,30 @@ public final class Catalog: Sendable {
         }
         removeUnreferencedPhotos(commit ? changes.released : changes.created)
         return result
+    }
+
+    /// How many write transactions this process has under way (or is
+    /// waiting to start), by store path: the writers that
+    /// ``WriteLockHolder`` cannot see, since POSIX locks never conflict
+    /// within one process.
+    static let writers = Mutex<[String: Int]>([:])
+
+    /// Waits until no connection, in this process or another, holds or
+    /// is about to take the store's write lock; without taking it (a
+    /// read-only catalog cannot). What a read transaction sees afterwards
+    /// includes every write that was under way.
+    ///
+    /// - Throws: ``CatalogError`` `.storeBusy` past the wait policy's
+    ///   limit, `.interrupted`.
+    func waitForWriters() throws {
+        let deadline = busyWait.policy.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
+        while Self.writers.withLock({ $0[url.path, default: 0] > 0 })
+            || WriteLockHolder.find(forStoreAt: url) != nil
+        {
+            if busyWait.isCancelled { throw CatalogError(.interrupted, "interrupted while waiting for the catalog") }
+            if Date() >= deadline { throw busyWait.busyError() }
+            usleep(10_000)
+        }
     }
 
     /// Removes the files among `hashes` that no blob refers to. A failure
@@ -248,16 +397,25 @@ public final class Catalog: Sendable {
     }
 
     /// Turns GRDB's errors into ``CatalogError``s users can act on.
-    static func mapErrors<T>(store: URL, _ body: () throws -> T) throws -> T {
+    func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        try Self.mapErrors(store: url, busyWait, body)
+    }
+
+    /// Turns GRDB's errors into ``CatalogError``s users can act on.
+    static func mapErrors<T>(store: URL, _ busyWait: BusyWait, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {
             switch error.resultCode {
+            case .SQLITE_INTERRUPT where busyWait.isCancelled:
+                throw CatalogError(.interrupted, "interrupted")
+            case .SQLITE_BUSY where busyWait.isCancelled:
+                throw CatalogError(.interrupted, "interrupted while waiting for the catalog")
             case .SQLITE_BUSY, .SQLITE_LOCKED:
+                throw busyWait.busyError()
+            case .SQLITE_FULL:
                 throw CatalogError(
-                    .storeBusy,
-                    "the catalog is busy: another process is changing it (bowties waits up to \(Int(busyTimeout)) seconds)",
-                    hint: "Try again when the other bowties command has finished.")
+                    .storeIO, "cannot write the catalog at \(store.path): the disk is full; nothing was changed")
             case .SQLITE_NOTADB:
                 throw CatalogError(
                     .notAStore, "\(store.path) is not a bowties catalog (not an SQLite database)",
@@ -318,6 +476,20 @@ extension Catalog {
         // Last: whoever waits on the lock file then sees it gone.
         lock.removeFile()
         return true
+    }
+
+    /// Writes a consistent copy of the store's database to `destination`
+    /// (SQLite's `VACUUM INTO`), reading only: a dry run works on the copy,
+    /// so that it can run the real import's statements, verdicts included,
+    /// on a store it may not or must not write. Photo files are not copied.
+    ///
+    /// - Throws: ``CatalogError`` `.storeIO`, `.cannotCreateOutput`.
+    public func copyDatabase(to destination: URL) throws {
+        try mapErrors {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
+            }
+        }
     }
 
     /// Writes `data` to `url` atomically: the whole file or nothing.

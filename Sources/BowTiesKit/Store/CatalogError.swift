@@ -16,8 +16,12 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         case notAStore
         /// The store could not be read or written.
         case storeIO
-        /// Another process held the store for longer than the busy timeout.
+        /// Another process held the store for longer than the command's
+        /// `--wait` limit.
         case storeBusy
+        /// The command was interrupted (``Catalog/interrupt()``, a signal):
+        /// what it was doing was rolled back.
+        case interrupted
         /// An external photo file is missing or does not match its hash.
         case photoUnavailable
         /// An input file (plist, image, photo to set) is missing or unreadable.

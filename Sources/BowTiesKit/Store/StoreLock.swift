@@ -54,24 +54,33 @@ final class StoreLock: Sendable {
         close(descriptor)
     }
 
-    /// Takes a shared lock for the store at `storeURL`, creating the lock
-    /// file if needed. Waits (up to `timeout`) only while another process
-    /// removes the store.
+    /// Takes a shared lock for the store at `storeURL`. Waits (up to
+    /// `timeout`, or for as long as it takes when nil) only while another
+    /// process removes the store.
     ///
-    /// - Parameter createFolder: Whether to create the store's folder when
-    ///   it is missing (a failed command may remove it while we wait).
+    /// - Parameters:
+    ///   - create: Whether to create the lock file when it is missing.
+    ///     Commands that only read pass false: they write nothing, not even
+    ///     this empty file. Without a lock file there is no removal to
+    ///     guard against (every command that creates a store creates it
+    ///     first).
+    ///   - createFolder: Whether to create the store's folder when it is
+    ///     missing (a failed command may remove it while we wait).
     /// - Returns: nil when there is no lock to take: the folder is
-    ///   read-only (nothing can create or remove a store there), or it is
-    ///   missing and `createFolder` is false (so is the store).
+    ///   read-only (nothing can create or remove a store there), it is
+    ///   missing and `createFolder` is false (so is the store), or the lock
+    ///   file is missing and `create` is false.
     /// - Throws: ``CatalogError`` `.storeBusy` after `timeout`, `.storeIO`,
     ///   `.cannotCreateOutput` when the folder cannot be created.
-    static func shared(forStoreAt storeURL: URL, timeout: TimeInterval, createFolder: Bool) throws -> StoreLock? {
+    static func shared(
+        forStoreAt storeURL: URL, timeout: TimeInterval?, create: Bool = true, createFolder: Bool
+    ) throws -> StoreLock? {
         let url = url(forStoreAt: storeURL)
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = timeout.map { Date().addingTimeInterval($0) } ?? .distantFuture
         while true {
-            var created = true
-            var descriptor = open(url.path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if descriptor < 0 && errno == EEXIST {
+            var created = create
+            var descriptor = create ? open(url.path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : -1
+            if !create || (descriptor < 0 && errno == EEXIST) {
                 created = false
                 descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
             }
@@ -81,6 +90,7 @@ final class StoreLock: Sendable {
                 guard error == ENOENT else {
                     throw CatalogError(.storeIO, "cannot open \(url.path): \(String(cString: strerror(error)))")
                 }
+                if !create { return nil }
                 // The folder is gone, or the file went between the opens.
                 if !FileManager.default.fileExists(atPath: storeURL.deletingLastPathComponent().path) {
                     guard createFolder else { return nil }
@@ -145,8 +155,8 @@ final class StoreLock: Sendable {
         guard Date() < deadline else {
             throw CatalogError(
                 .storeBusy,
-                "the catalog is busy: another process is removing it (bowties waits up to \(Int(Catalog.busyTimeout)) seconds)",
-                hint: "Try again when the other bowties command has finished.")
+                "the catalog is busy: another process is removing it",
+                hint: "Try again when the other bowties command has finished, or wait longer with --wait SECONDS.")
         }
     }
 
