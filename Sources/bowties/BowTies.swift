@@ -15,6 +15,9 @@ struct BowTies: ParsableCommand {
 
             Start with `bowties import` (the bundled sample data), then `bowties list`.
 
+            The options every command takes (--store, --wait, --json) may also come before \
+            the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+
             \(ExitStatus.helpText)
             """,
         version: "0.1.0",
@@ -30,12 +33,39 @@ struct BowTies: ParsableCommand {
     /// Parses, runs, and maps every error to its documented exit status in
     /// one place (see ``ExitStatus``).
     static func main() {
+        // A write past the file-size limit (`ulimit -f`) then fails with
+        // EFBIG, which the command reports and rolls back, instead of the
+        // process being killed half-way.
+        signal(SIGXFSZ, SIG_IGN)
         do {
-            var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(CommandLine.arguments.dropFirst()))
+            let arguments = argumentsWithSharedOptionsAfterCommand(CommandLine.arguments.dropFirst())
+            var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
             try command.run()
         } catch {
             ExitStatus.exit(reporting: error)
         }
+    }
+
+    /// `bowties --store X list` as `bowties list --store X`: git, beets,
+    /// Taskwarrior and sqlite-utils users put global options first, but
+    /// ArgumentParser reads a command's options only after its name. The
+    /// shared options (``CatalogOptions/names``) that stand before the
+    /// first subcommand name are moved to just after it. Anything else
+    /// before the name is left where it is, for ArgumentParser to report.
+    static func argumentsWithSharedOptionsAfterCommand(_ arguments: ArraySlice<String>) -> [String] {
+        let commands = Set(configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName })
+        var index = arguments.startIndex
+        while index < arguments.endIndex {
+            let token = arguments[index]
+            if commands.contains(token) {
+                guard index > arguments.startIndex else { return Array(arguments) }
+                return [token] + arguments[..<index] + arguments[(index + 1)...]
+            }
+            let name = String(token.prefix(while: { $0 != "=" }))
+            guard let takesValue = CatalogOptions.names[name] else { break }
+            index += takesValue && name == token ? 2 : 1
+        }
+        return Array(arguments)
     }
 
     /// `bowties rate R -1` must reach validation ("rating is too small."),

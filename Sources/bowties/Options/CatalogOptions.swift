@@ -2,9 +2,15 @@ import ArgumentParser
 import BowTiesKit
 import Foundation
 
-/// Options every command shares: where the catalog is, and whether to
-/// print for people or for scripts.
+/// Options every command shares: where the catalog is, how long to wait
+/// for it, and whether to print for people or for scripts. They may come
+/// before the command's name too (`bowties --store X list`): see
+/// ``BowTies/argumentsWithSharedOptionsAfterCommand(_:)``.
 struct CatalogOptions: ParsableArguments {
+    /// The options above as they are spelled, and whether each takes a
+    /// value: what may be moved from before the command's name to after it.
+    static let names: [String: Bool] = ["--store": true, "--wait": true, "--json": false]
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -14,14 +20,39 @@ struct CatalogOptions: ParsableArguments {
             valueName: "path"))
     var store: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Wait at most this long for another command that is changing the catalog.",
+            discussion: "Without it, a command waits as long as the other one runs (and says who it waits for).",
+            valueName: "seconds"))
+    var wait: Double?
+
     @Flag(name: .long, help: "Print JSON for scripts instead of text for people.")
     var json = false
+
+    func validate() throws {
+        if let store, store.isEmpty {
+            throw ValidationError("--store needs a path: an empty one does not mean the default catalog.")
+        }
+        if let wait, !(wait >= 0) || !wait.isFinite {
+            throw ValidationError("--wait takes a number of seconds, 0 or more.")
+        }
+    }
 
     /// The resolved store path.
     var storeURL: URL { StoreLocation.resolve(explicit: store) }
 
-    /// Opens the catalog; commands that only read pass `.mustExist`.
+    /// How to wait for the catalog: as `--wait` says, and saying once on
+    /// standard error who it waits for.
+    var waitPolicy: WaitPolicy {
+        WaitPolicy(limit: wait) { holder in
+            Terminal.standardError.write("waiting for the catalog: \(holder)…\n")
+        }
+    }
+
+    /// Opens the catalog; commands that only read pass `.readOnly`.
     func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
-        try Catalog(url: storeURL, mode: mode)
+        try Catalog(url: storeURL, mode: mode, wait: waitPolicy)
     }
 }

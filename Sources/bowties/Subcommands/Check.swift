@@ -45,7 +45,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
-            let catalog = try options.openCatalog(.inspect)
+            let catalog = try options.openCatalog(repair ? .repair : .inspect)
             let remaining: CheckReport
             if repair {
                 let report = try catalog.repair { found in

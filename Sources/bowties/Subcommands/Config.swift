@@ -26,7 +26,7 @@ extension BowTies {
         }
 
         func run() throws {
-            let catalog = try options.openCatalog(photoThreshold == nil ? .mustExist : .createIfMissing)
+            let catalog = try options.openCatalog(photoThreshold == nil ? .readOnly : .createIfMissing)
             if let photoThreshold {
                 try catalog.setExternalStorageThreshold(photoThreshold)
             }

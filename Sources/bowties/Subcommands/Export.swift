@@ -37,7 +37,7 @@ extension BowTies {
         }
 
         func run() throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(.readOnly)
             let destination = output.map { ExportDestination.file(URL(fileURLWithPath: $0)) } ?? .standardOutput
             if options.json {
                 let json = try Output.jsonData(catalog.bowTies().map { BowTieJSON($0, catalog: catalog) })

@@ -39,37 +39,70 @@ extension BowTies {
 
         func run() throws {
             let source = try file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate()
-            var storeURL = options.storeURL
-            let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
-            var scratch: URL?
-            if dryRun && !storeExisted {
-                // Nothing may appear where the store would be: check against
-                // an empty private store instead.
-                let folder = FileManager.default.temporaryDirectory
-                    .appendingPathComponent("bowties-dry-run-\(UUID().uuidString)", isDirectory: true)
-                scratch = folder
-                storeURL = folder.appendingPathComponent(StoreLocation.fileName)
-            }
-            defer { scratch.map { try? FileManager.default.removeItem(at: $0) } }
-            let folder = storeURL.deletingLastPathComponent()
-            let folderExisted = FileManager.default.fileExists(atPath: folder.path)
+            // Ctrl-C, a terminal that closes, `kill`: the import rolls back
+            // and removes its photo files instead of dying half-way.
+            let trap = SignalTrap()
+            let storeURL = options.storeURL
             let report: ImportReport
             do {
-                report = try importFile(source, into: storeURL)
+                report = try dryRun ? checkFile(source, against: storeURL, trap) : importFile(source, trap)
             } catch {
-                // A store this command created holds nothing: remove it,
-                // unless another command has started to use it meanwhile.
+                if let signal = trap.received {
+                    Terminal.standardError.write("interrupted: nothing was imported\n")
+                    Foundation.exit(128 + signal)
+                }
+                throw error
+            }
+            try show(report, source: source, storeURL: storeURL)
+            if let signal = trap.received {
+                // Too late to stop: the commit had begun.
+                Terminal.standardError.write("interrupted, but the import above had already been saved\n")
+                Foundation.exit(128 + signal)
+            }
+        }
+
+        /// Imports into the catalog, creating it when missing. A store this
+        /// command created is removed again when the import fails, unless
+        /// another command has started to use it meanwhile.
+        private func importFile(_ source: URL, _ trap: SignalTrap) throws -> ImportReport {
+            let storeURL = options.storeURL
+            let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
+            let folder = storeURL.deletingLastPathComponent()
+            let folderExisted = FileManager.default.fileExists(atPath: folder.path)
+            do {
+                return try run(source, into: options.openCatalog(.createIfMissing), trap)
+            } catch {
                 if !storeExisted, Catalog.removeStoreIfUnused(at: storeURL), !folderExisted {
                     rmdir(folder.path)
                 }
                 throw error
             }
-            try show(report, source: source, storeURL: options.storeURL)
+        }
+
+        /// A dry run: the real import, on a private copy of the catalog (or
+        /// an empty store when there is none), thrown away afterwards. The
+        /// catalog is only read, so a dry run works where the user may not
+        /// write, and nothing appears beside it.
+        private func checkFile(_ source: URL, against storeURL: URL, _ trap: SignalTrap) throws -> ImportReport {
+            let scratch = FileManager.default.temporaryDirectory
+                .appendingPathComponent("bowties-dry-run-\(UUID().uuidString)", isDirectory: true)
+            defer { try? FileManager.default.removeItem(at: scratch) }
+            let copy = scratch.appendingPathComponent(StoreLocation.fileName)
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            do {
+                let catalog = try options.openCatalog(.readOnly)
+                trap.onSignal { [weak catalog] in catalog?.interrupt() }
+                try catalog.copyDatabase(to: copy)
+            } catch let error as CatalogError where error.kind == .storeNotFound {
+                // No catalog yet (or one still empty): check against an
+                // empty one.
+            }
+            return try run(source, into: Catalog(url: copy, mode: .createIfMissing, wait: options.waitPolicy), trap)
         }
 
         /// Runs the import; the catalog is closed when this returns.
-        private func importFile(_ source: URL, into storeURL: URL) throws -> ImportReport {
-            let catalog = try Catalog(url: storeURL, mode: .createIfMissing)
+        private func run(_ source: URL, into catalog: Catalog, _ trap: SignalTrap) throws -> ImportReport {
+            trap.onSignal { [weak catalog] in catalog?.interrupt() }
             let progress = ProgressLine(label: source.lastPathComponent)
             defer { progress.finish() }
             return try catalog.importPropertyList(

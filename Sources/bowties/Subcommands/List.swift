@@ -28,7 +28,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(.readOnly)
             let ties = try catalog.bowTies(favoritesOnly: favorites, order: sort, reverse: reverse)
             if options.json {
                 try Output.json(ties.map { BowTieJSON($0, catalog: catalog) })

@@ -41,7 +41,7 @@ extension BowTies {
         }
 
         func run() throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(set != nil || remove ? .mustExist : .readOnly)
             if let set {
                 let data = try Catalog.readPhotoFile(at: URL(fileURLWithPath: set))
                 let tie = try catalog.setPhoto(key, data: data)

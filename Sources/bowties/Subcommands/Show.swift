@@ -16,7 +16,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(.readOnly)
             let tie = try catalog.bowTie(matching: key)
             // Reading the photo checks that its file is present and intact.
             let photoType = try catalog.photoData(for: tie).map { ImageFormat(data: $0).rawValue }

@@ -14,11 +14,15 @@ enum ExitStatus: Int32 {
     case cannotCreateOutput = 73
     case storeIO = 74
     case storeBusy = 75
+    /// 128 + SIGINT: what a shell reports for Ctrl-C. Commands that trap
+    /// signals exit with 128 + the signal they received.
+    case interrupted = 130
 
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 73 cannot \
-        create output, 74 store I/O error or not a bowties store, 75 store busy.
+        create output, 74 store I/O error or not a bowties store, 75 store busy (past --wait), \
+        128 + N interrupted by signal N (130 for Ctrl-C).
         """
 
     /// The status for `error`.
@@ -32,6 +36,7 @@ enum ExitStatus: Int32 {
             case .cannotCreateOutput: self = .cannotCreateOutput
             case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
             case .storeBusy: self = .storeBusy
+            case .interrupted: self = .interrupted
             }
         case let error as PropertyListError:
             switch error.kind {
