@@ -265,6 +265,68 @@ check "a leftover temporary photo file: check exits 65 and names it" eval '[[ $r
 bt check --repair
 check "check --repair removes it, says so, and exits 0" eval '[[ $rc == 0 && ! -e $leftover ]] && out_has "repair: remove the file" && out_has "A new check finds no problems."'
 
+# --- reads never write; failures leave no trace (issue 9) --------------------
+# Checksums of the store, its -wal (when present) and the photo folder, and
+# the names beside the store (-shm, SQLite's shared memory, aside).
+store_sums() {
+    local file
+    for file in "$WORK"/catalog.sqlite "$WORK"/catalog.sqlite-wal "$WORK"/.catalog_SUPPORT/_EXTERNAL_DATA/* "$WORK"/.catalog_SUPPORT/_EXTERNAL_DATA/.*; do
+        [[ -f $file ]] && sha256sum "$file"
+    done
+    ls -A "$WORK" | grep '^catalog\.sqlite' | grep -v -- '-shm$' || true
+}
+store_sums >"$WORK/sums.before"
+reads_ok=0
+for command in "list" "show R" "export" "export --json" "photo B" "photo B --output $WORK/b.png" "config" "check" "import --dry-run"; do
+    # Word splitting of $command is intended.
+    # shellcheck disable=SC2086
+    bt $command
+    [[ $rc == 0 ]] && reads_ok=$((reads_ok + 1))
+done
+store_sums >"$WORK/sums.after"
+check "9 read commands succeed and leave the store, its -wal and the photo folder byte-identical" \
+    eval '[[ $reads_ok == 9 ]] && cmp -s "$WORK/sums.before" "$WORK/sums.after"'
+if [[ $(id -u) == 0 ]] && command -v setpriv >/dev/null; then
+    # Root ignores permissions: read as nobody, in a folder nobody may not write.
+    mkdir -p "$WORK/ro" && cp -a "$WORK/catalog.sqlite" "$WORK/.catalog_SUPPORT" "$WORK/ro/"
+    chmod -R a+rX,go-w "$WORK/ro" && chmod 755 "$WORK" && cp "$BIN" "$WORK/ro-bin" && chmod 755 "$WORK/ro-bin"
+    as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env BOWTIES_STORE="$WORK/ro/catalog.sqlite" NO_COLOR=1 "$WORK/ro-bin" "$@" </dev/null; }
+    read_only_works() {
+        local command
+        for command in list "show B" export "photo B" config check; do
+            # shellcheck disable=SC2086
+            as_nobody $command >"$WORK/ro.out" 2>"$WORK/ro.err" || { sed 's/^/#   /' "$WORK/ro.err"; return 1; }
+            # shellcheck disable=SC2086
+            BOWTIES_STORE="$WORK/ro/catalog.sqlite" "$BIN" $command >"$WORK/rw.out" 2>/dev/null
+            cmp -s "$WORK/ro.out" "$WORK/rw.out" || { echo "#   $command differs"; return 1; }
+        done
+        [[ ! -e $WORK/ro/catalog.sqlite-wal && ! -e $WORK/ro/catalog.sqlite-shm ]]
+    }
+    check "a catalog in a folder the user cannot write: list, show, export, photo, config, check work as nobody" read_only_works
+else
+    ok "read-only catalog as another user # SKIP (not root or no setpriv)"
+fi
+bt --store "$BOWTIES_STORE" --json show R
+check "global options before the command: bowties --store X --json show R" eval '[[ $rc == 0 ]] && out_has "\"searchKey\" : \"R\""'
+bt --store '' list
+check "--store '' is an error (exit 64), not the default catalog" eval '[[ $rc == 64 ]]'
+python3 -c '
+import sqlite3, sys, time
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN IMMEDIATE")
+time.sleep(3)
+connection.execute("ROLLBACK")
+' "$BOWTIES_STORE" &
+holder=$!
+sleep 0.5
+store_sums >"$WORK/sums.before"
+bt wear R --wait 1
+check "wear --wait 1 while python3 holds the write lock: exit 75, names it by pid" eval '[[ $rc == 75 ]] && err_has "busy" && err_has "pid $holder"'
+check "...and the store is byte-identical" eval 'store_sums | cmp -s - "$WORK/sums.before"'
+bt wear R
+check "wear without --wait waits for the lock, says who it waits for, then succeeds" eval '[[ $rc == 0 ]] && err_has "waiting for the catalog: python3 (pid $holder)"'
+wait "$holder" || true
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"
