@@ -327,6 +327,21 @@ bt wear R
 check "wear without --wait waits for the lock, says who it waits for, then succeeds" eval '[[ $rc == 0 ]] && err_has "waiting for the catalog: python3 (pid $holder)"'
 wait "$holder" || true
 
+# --- a damaged photo ------------------------------------------------------------
+# A missing file hides nothing else about its tie; only writing the photo out fails.
+blue_file=$SUPPORT/$(sha256sum <"$IMAGES/blue.png" | cut -c1-64)
+rm -f "$blue_file"
+bt show B
+check "B's photo file removed: show B exits 0 with every field, names the file and warns with the repair hint" eval '[[ $rc == 0 ]] && out_has "Rating: 4.75/5" && out_has "Photo: missing file $blue_file (run" && err_has "bowties: warning: the photo of B" && err_has "bowties check --repair"'
+bt photo B --output "$WORK/blue-again.png"
+check "...photo B --output exits 74 in the same words and writes no file" eval '[[ $rc == 74 && ! -e $WORK/blue-again.png ]] && err_has "missing file $blue_file"'
+bt export
+check "...export still has B's row" eval '[[ $rc == 0 ]] && out_has ",Midnight Blue Silk,B,"'
+bt check --repair
+repair_rc=$rc
+bt show B
+check "...check --repair sets B's photo to none, and show B no longer warns" eval '[[ $repair_rc == 0 && $rc == 0 && ! -s $WORK/err ]] && grep -qx "Photo: none" "$WORK/out"'
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"

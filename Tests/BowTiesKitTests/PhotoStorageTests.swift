@@ -104,7 +104,10 @@ struct PhotoStorageTests {
             Issue.record("a corrupted photo was returned")
         } catch let error as CatalogError {
             #expect(error.kind == .photoUnavailable)
-            #expect(error.message.contains("corrupted"))
+            #expect(
+                error.message
+                    == "the photo of A \"A\": damaged file \(file.path): truncated, 8 of \(threshold * 2) bytes")
+            #expect(error.hint?.contains("`bowties check --repair`") == true)
         }
         try FileManager.default.removeItem(at: file)
         do {
@@ -112,7 +115,47 @@ struct PhotoStorageTests {
             Issue.record("a missing photo was returned")
         } catch let error as CatalogError {
             #expect(error.kind == .photoUnavailable)
-            #expect(error.message.contains("missing"))
+            #expect(error.message == "the photo of A \"A\": missing file \(file.path)")
         }
+    }
+
+    @Test func readPhotoSaysWhatIsWrongInsteadOfThrowing() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let large = Fixtures.photo(bytes: threshold * 2, seed: 3)
+        let small = Fixtures.photo(bytes: 1_000, seed: 4)
+        let external = try catalog.save(BowTie(name: "Large", searchKey: "L"), photo: .set(large))
+        let inline = try catalog.save(BowTie(name: "Small", searchKey: "S"), photo: .set(small))
+        #expect(try catalog.readPhoto(of: catalog.save(BowTie(name: "None", searchKey: "N"))) == nil)
+        #expect(try catalog.readPhoto(of: external) == .success(large))
+        #expect(try catalog.readPhoto(of: inline) == .success(small))
+
+        let file = try #require(catalog.photoFileURL(for: external))
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
+        var flipped = large
+        flipped[100] ^= 1
+        try flipped.write(to: file)
+        #expect(
+            try catalog.readPhoto(of: external)
+                == .failure(PhotoProblem(.damagedFile, file: file, detail: "SHA-256 does not match")))
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
+        #expect(
+            try catalog.readPhoto(of: external)
+                == .failure(PhotoProblem(.damagedFile, file: file, detail: "not a regular file")))
+        try FileManager.default.removeItem(at: file)
+        #expect(try catalog.readPhoto(of: external) == .failure(PhotoProblem(.missingFile, file: file)))
+
+        try CheckTests.tamper(
+            catalog, "UPDATE blob SET data = substr(data, 1, 10) WHERE sha256 = ?", arguments: [small.sha256Hex])
+        let problem = PhotoProblem(.damagedInline, detail: "truncated, 10 of 1000 bytes")
+        #expect(try catalog.readPhoto(of: inline) == .failure(problem))
+        #expect(problem.description == "damaged photo inside the catalog: truncated, 10 of 1000 bytes")
+        try CheckTests.tamper(catalog, "UPDATE blob SET data = NULL WHERE sha256 = ?", arguments: [small.sha256Hex])
+        #expect(
+            try catalog.readPhoto(of: inline)
+                == .failure(PhotoProblem(.damagedInline, detail: "its bytes are missing")))
+        // Everything else about both ties still reads.
+        #expect(try catalog.bowTies().map(\.searchKey) == ["L", "S", "N"])
     }
 }

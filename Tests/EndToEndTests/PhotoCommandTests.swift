@@ -121,7 +121,7 @@ struct PhotoCommandTests {
         let result = try bowties.run("photo", "B", "--output", "-")
         #expect(result.status == 74, "\(result)")
         #expect(result.stdoutData.isEmpty, "\(result)")
-        #expect(result.stderr.contains("corrupted"), "\(result)")
+        #expect(result.stderr.contains("damaged file \(path): truncated, 13 of 242697 bytes"), "\(result)")
     }
 
     @Test("--set and --remove together are a usage error, exit 64")

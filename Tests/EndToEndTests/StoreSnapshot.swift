@@ -70,7 +70,8 @@ func fnv1a(_ data: Data) -> UInt64 {
     return hash
 }
 
-/// The few SQLite functions a dump needs, looked up in the system library.
+/// The few SQLite functions a dump (or a deliberate change, to damage a
+/// store as a faulty disk would) needs, looked up in the system library.
 ///
 /// Not `Sendable`: holds C function pointers; make one where it is used.
 struct SQLiteLibrary {
@@ -94,6 +95,12 @@ struct SQLiteLibrary {
     private typealias ColumnText = @convention(c) (OpaquePointer?, Int32) -> UnsafePointer<UInt8>?
     private typealias ColumnBlob = @convention(c) (OpaquePointer?, Int32) -> UnsafeRawPointer?
     private typealias ErrorMessage = @convention(c) (OpaquePointer?) -> UnsafePointer<CChar>?
+    /// `sqlite3_exec`, always called without a callback.
+    private typealias Exec =
+        @convention(c) (
+            OpaquePointer?, UnsafePointer<CChar>?, OpaquePointer?, UnsafeMutableRawPointer?,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        ) -> Int32
 
     private let open: OpenV2
     private let prepare: PrepareV2
@@ -108,12 +115,14 @@ struct SQLiteLibrary {
     private let columnText: ColumnText
     private let columnBlob: ColumnBlob
     private let errorMessage: ErrorMessage
+    private let exec: Exec
 
     // From sqlite3.h.
     private static let ok: Int32 = 0
     private static let row: Int32 = 100
     private static let done: Int32 = 101
     private static let openReadOnly: Int32 = 0x01
+    private static let openReadWrite: Int32 = 0x02
     private static let openURI: Int32 = 0x40
     private static let integer: Int32 = 1
     private static let float: Int32 = 2
@@ -143,6 +152,26 @@ struct SQLiteLibrary {
         columnText = try symbol("sqlite3_column_text", as: ColumnText.self)
         columnBlob = try symbol("sqlite3_column_blob", as: ColumnBlob.self)
         errorMessage = try symbol("sqlite3_errmsg", as: ErrorMessage.self)
+        exec = try symbol("sqlite3_exec", as: Exec.self)
+    }
+
+    /// Runs `sql` on the database at `path`, behind the back of bowties,
+    /// as a faulty disk or another tool would change it.
+    ///
+    /// Run it only while no `bowties` process is running: it takes no lock
+    /// of bowties' own, and closing the last connection checkpoints the
+    /// change into the database file.
+    func execute(_ sql: String, in path: String) throws {
+        var database: OpaquePointer?
+        guard open(path, &database, Self.openReadWrite, nil) == Self.ok else {
+            let message = database.flatMap { errorMessage($0) }.map { String(cString: $0) } ?? "?"
+            _ = close(database)
+            throw Failure(description: "cannot open \(path): \(message)")
+        }
+        defer { _ = close(database) }
+        guard exec(database, sql, nil, nil, nil) == Self.ok else {
+            throw Failure(description: "\(sql): \(errorMessage(database).map { String(cString: $0) } ?? "?")")
+        }
     }
 
     /// Every row of the database at `path`: `sqlite_master` first, then

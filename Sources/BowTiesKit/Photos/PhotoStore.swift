@@ -23,8 +23,11 @@ struct PhotoStore: Sendable {
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
 
+    /// The file for `sha256`, whether or not it exists. (Always a file's
+    /// URL: without `isDirectory`, Foundation would ask the disk and name
+    /// a folder squatting there with a trailing slash.)
     func url(forSHA256 sha256: String) -> URL {
-        directory.appendingPathComponent(sha256)
+        directory.appendingPathComponent(sha256, isDirectory: false)
     }
 
     func exists(sha256: String) -> Bool {
@@ -53,30 +56,32 @@ struct PhotoStore: Sendable {
         return true
     }
 
-    /// Reads and verifies a photo file.
-    /// - Throws: ``CatalogError`` `.photoUnavailable` when the file is
-    ///   missing or its contents no longer match its name.
-    func read(sha256: String, record: String) throws -> Data {
-        let source = url(forSHA256: sha256)
-        guard FileManager.default.fileExists(atPath: source.path) else {
-            throw CatalogError(
-                .photoUnavailable, "the photo of \(record) is missing: \(source.path) does not exist")
+    /// Reads a photo file and checks it against its SHA-256.
+    ///
+    /// - Parameter info: What the catalog recorded about the photo.
+    /// - Returns: The bytes, or what is wrong with the file: missing,
+    ///   not a regular file, unreadable, or holding other bytes.
+    func read(_ info: PhotoInfo) -> Result<Data, PhotoProblem> {
+        let source = url(forSHA256: info.sha256)
+        var status = stat()
+        guard stat(source.path, &status) == 0 else {
+            let reason = errno
+            return .failure(
+                reason == ENOENT || reason == ENOTDIR
+                    ? PhotoProblem(.missingFile, file: source)
+                    : PhotoProblem(.unreadableFile, file: source, detail: String(cString: strerror(reason))))
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(PhotoProblem(.damagedFile, file: source, detail: "not a regular file"))
         }
         let data: Data
         do {
             data = try Data(contentsOf: source)
         } catch {
-            throw CatalogError(
-                .photoUnavailable, "cannot read the photo of \(record) at \(source.path): \(error.localizedDescription)"
-            )
+            return .failure(PhotoProblem(.unreadableFile, file: source, detail: error.localizedDescription))
         }
-        let actual = data.sha256Hex
-        guard actual == sha256 else {
-            throw CatalogError(
-                .photoUnavailable,
-                "the photo of \(record) is corrupted: \(source.path) has SHA-256 \(actual), expected \(sha256)")
-        }
-        return data
+        if let problem = PhotoProblem.verify(data, against: info, file: source) { return .failure(problem) }
+        return .success(data)
     }
 
     /// Removes the file for `sha256`, if any.

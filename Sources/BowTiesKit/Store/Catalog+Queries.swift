@@ -84,26 +84,50 @@ extension Catalog {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(BowTieModel.tableName)") ?? 0 }
     }
 
-    /// The bytes of a tie's photo, read from the row or from its file and
-    /// checked against its SHA-256.
+    /// A tie's photo read back and checked against its SHA-256: its bytes,
+    /// or what is wrong with them.
+    ///
+    /// A damaged photo is an answer, not an error, so that a command can
+    /// still show everything else about the tie:
+    ///
+    /// ```swift
+    /// switch try catalog.readPhoto(of: tie) {
+    /// case nil: print("no photo")
+    /// case .success(let data)?: print(ImageFormat(data: data))
+    /// case .failure(let problem)?: print(problem, problem.hint)
+    /// }
+    /// ```
     ///
     /// - Returns: nil when the tie has no photo.
-    /// - Throws: ``CatalogError`` `.photoUnavailable` when the file is
-    ///   missing or corrupted.
-    public func photoData(for tie: BowTie) throws -> Data? {
+    /// - Throws: ``CatalogError`` only when the store itself cannot be read.
+    public func readPhoto(of tie: BowTie) throws -> Result<Data, PhotoProblem>? {
         guard let info = tie.photo else { return nil }
         switch info.storage {
         case .external:
-            return try photos.read(sha256: info.sha256, record: tie.label)
+            return photos.read(info)
         case .inline:
             let data = try read { db in
                 try Data.fetchOne(
                     db, sql: "SELECT data FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [info.sha256])
             }
-            guard let data, data.sha256Hex == info.sha256 else {
-                throw CatalogError(.photoUnavailable, "the inline photo of \(tie.label) does not match its SHA-256")
-            }
-            return data
+            guard let data else { return .failure(PhotoProblem(.damagedInline, detail: "its bytes are missing")) }
+            if let problem = PhotoProblem.verify(data, against: info, file: nil) { return .failure(problem) }
+            return .success(data)
+        }
+    }
+
+    /// The bytes of a tie's photo, read from the row or from its file and
+    /// checked against its SHA-256.
+    ///
+    /// - Returns: nil when the tie has no photo.
+    /// - Throws: ``CatalogError`` `.photoUnavailable` when the photo is
+    ///   missing or damaged (``PhotoProblem/error(for:)``: the words
+    ///   ``readPhoto(of:)`` gives), or when the store cannot be read.
+    public func photoData(for tie: BowTie) throws -> Data? {
+        switch try readPhoto(of: tie) {
+        case nil: return nil
+        case .success(let data)?: return data
+        case .failure(let problem)?: throw problem.error(for: tie)
         }
     }
 

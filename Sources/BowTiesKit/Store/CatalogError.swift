@@ -22,7 +22,8 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         /// The command was interrupted (``Catalog/interrupt()``, a signal):
         /// what it was doing was rolled back.
         case interrupted
-        /// An external photo file is missing or does not match its hash.
+        /// A photo's file is missing, or its bytes (in the file or inside
+        /// the catalog) do not match its hash: ``PhotoProblem`` says which.
         case photoUnavailable
         /// An input file (plist, image, photo to set) is missing or unreadable.
         case inputNotFound

@@ -15,6 +15,10 @@ extension BowTies {
                 (100 KiB unless `bowties config` says otherwise) are kept inside the catalog; \
                 larger ones in files named by their SHA-256 beside it, shared by identical \
                 photos and removed when no tie uses them any more.
+
+                Every read checks the photo against its SHA-256. A missing or damaged photo \
+                is described as such, with a warning (exit 0); --output then exits 74 and \
+                writes nothing. `bowties check --repair` sets such a photo to none.
                 """)
 
         @Argument(help: KeyArgument.help)
@@ -71,20 +75,22 @@ extension BowTies {
             }
         }
 
+        /// Describes the photo as `show` does: a damaged one is described
+        /// and warned about, and the command still succeeds.
         private func report(_ tie: BowTie, _ catalog: Catalog, _ action: String?) throws {
-            let type = try catalog.photoData(for: tie).map { ImageFormat(data: $0).rawValue }
+            let photo = try CheckedPhoto(of: tie, in: catalog)
+            photo?.warnIfDamaged(tie)
             if options.json {
-                try Output.json(BowTieJSON(tie, catalog: catalog, photoType: type))
+                try Output.json(BowTieJSON(tie, catalog: catalog, checked: photo))
                 return
             }
             if let action { Output.line("\(action) \(Output.title(tie)).") }
-            guard let photo = tie.photo else {
+            guard let photo else {
                 Output.line("\(Output.title(tie)) has no photo.")
                 return
             }
-            let place = catalog.photoFileURL(for: tie).map { "external file \($0.path)" } ?? "stored inline"
-            Output.line("Photo: \(type ?? "unknown") image, \(Output.grouped(photo.byteCount)) bytes, \(place)")
-            Output.line("SHA-256: \(photo.sha256)")
+            Output.line(photo.line)
+            Output.line("SHA-256: \(photo.info.sha256)")
         }
     }
 }

@@ -18,10 +18,13 @@ extension BowTies {
         func run() throws {
             let catalog = try options.openCatalog(.readOnly)
             let tie = try catalog.bowTie(matching: key)
-            // Reading the photo checks that its file is present and intact.
-            let photoType = try catalog.photoData(for: tie).map { ImageFormat(data: $0).rawValue }
+            // Reading the photo checks that it is present and intact; a
+            // damaged one is described and warned about, and the rest of
+            // the tie still shown.
+            let photo = try CheckedPhoto(of: tie, in: catalog)
+            photo?.warnIfDamaged(tie)
             if options.json {
-                try Output.json(BowTieJSON(tie, catalog: catalog, photoType: photoType))
+                try Output.json(BowTieJSON(tie, catalog: catalog, checked: photo))
                 return
             }
             Output.line(Output.title(tie))
@@ -34,17 +37,7 @@ extension BowTies {
                 Output.line("Colour: \(color.hexString)" + (swatch.isEmpty ? "" : " " + swatch))
             }
             if let url = tie.url { Output.line("URL: \(url.absoluteString)") }
-            if let photo = tie.photo {
-                var text = "Photo: \(photoType ?? "unknown") image, \(Output.grouped(photo.byteCount)) bytes, "
-                if let file = catalog.photoFileURL(for: tie) {
-                    text += "external file \(file.path)"
-                } else {
-                    text += "stored inline"
-                }
-                Output.line(text)
-            } else {
-                Output.line("Photo: none")
-            }
+            Output.line(photo?.line ?? "Photo: none")
             Output.line("Id: \(tie.id.uuidString)")
         }
     }

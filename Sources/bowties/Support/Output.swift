@@ -103,8 +103,15 @@ struct BowTieJSON: Encodable {
     var url: String?
     var tintColor: String?
     var photo: Photo?
+    /// What is wrong with the photo, in the words of `show`'s photo line:
+    /// written by the commands that read the photo (`show`, `photo`), null
+    /// when it is intact or there is none. Left out by `list` and `export`,
+    /// which describe the photo from the catalog without reading it.
+    var photoProblem: ExplicitNull<String>?
 
-    init(_ tie: BowTie, catalog: Catalog, photoType: String? = nil) {
+    /// A tie as the catalog records it, without reading its photo (`list`,
+    /// `export`: no `photo.type`, no `photoProblem`).
+    init(_ tie: BowTie, catalog: Catalog) {
         id = tie.id.uuidString
         name = tie.name
         searchKey = tie.searchKey
@@ -116,8 +123,38 @@ struct BowTieJSON: Encodable {
         tintColor = tie.tintColor?.hexString
         photo = tie.photo.map {
             Photo(
-                bytes: $0.byteCount, sha256: $0.sha256, storage: $0.storage.rawValue, type: photoType,
+                bytes: $0.byteCount, sha256: $0.sha256, storage: $0.storage.rawValue, type: nil,
                 file: catalog.photoFileURL(for: tie)?.path)
+        }
+    }
+
+    /// A tie whose photo was read back (`show`, `photo`): with the photo's
+    /// type, and `photoProblem`.
+    ///
+    /// - Parameter checked: The photo as read; nil when the tie has none.
+    init(_ tie: BowTie, catalog: Catalog, checked: CheckedPhoto?) {
+        self.init(tie, catalog: catalog)
+        photo?.type = checked?.type
+        photoProblem = ExplicitNull(checked?.problem?.description)
+    }
+}
+
+/// An optional value that JSON shows as `null` when nil. (Encoding leaves
+/// out an optional property that is nil; wrapped in this, the property is
+/// left out only when the wrapper itself is nil.)
+struct ExplicitNull<Wrapped: Encodable>: Encodable {
+    var value: Wrapped?
+
+    init(_ value: Wrapped?) {
+        self.value = value
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let value {
+            try container.encode(value)
+        } else {
+            try container.encodeNil()
         }
     }
 }
