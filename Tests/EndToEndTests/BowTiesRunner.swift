@@ -178,7 +178,14 @@ final class BowTiesRunner {
     /// bundle runs from the products folder, so `Bundle.main.bundleURL`
     /// is that folder (`.build/debug` or a `--scratch-path` one). Failing
     /// that, the package's `.build/debug/bowties`.
+    ///
+    /// `$BOWTIES_BIN`, when set, names another binary to test instead (a
+    /// release build, or one built from another branch), as for
+    /// `.ci/e2e.sh`.
     static func executableURL() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["BOWTIES_BIN"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: packageURL).standardizedFileURL
+        }
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("bowties"),
             packageURL.appendingPathComponent(".build/debug/bowties"),

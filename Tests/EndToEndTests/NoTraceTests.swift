@@ -68,9 +68,9 @@ struct NoTraceTests {
     /// full disk, as far as bowties can tell. bowties ignores SIGXFSZ, so
     /// a write past the limit fails with EFBIG instead of killing it.
     ///
-    /// Started with every signal at its default action, as from a user's
-    /// shell: the test process may ignore SIGXFSZ, and a child would
-    /// inherit that.
+    /// Started as ``SpawnedProcess`` starts children, as from a user's
+    /// shell, where today's binary dies of SIGXFSZ: through Foundation's
+    /// `Process`, from a test, it was seen failing with EFBIG instead.
     static func onFullDisk(_ arguments: [String], _ workspace: CatalogWorkspace) throws -> SpawnedProcess {
         let shell = try SpawnedProcess.start(
             URL(fileURLWithPath: "/bin/sh"),
