@@ -7,6 +7,9 @@ struct BowTiesResult: CustomStringConvertible {
     var status: Int32
     var stdoutData: Data
     var stderrData: Data
+    /// The signal that killed it (then ``status`` is the signal's number,
+    /// as `Process` reports it); nil when it exited.
+    var signal: Int32? = nil
 
     var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
     var stderr: String { String(decoding: stderrData, as: UTF8.self) }
@@ -19,7 +22,7 @@ struct BowTiesResult: CustomStringConvertible {
 
     /// Shown by `#expect` when a check fails: the whole exchange.
     var description: String {
-        "bowties \(arguments.joined(separator: " ")) -> exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
+        "bowties \(arguments.joined(separator: " ")) -> \(signal.map { "killed by signal \($0)" } ?? "exit \(status)")\n--- stdout\n\(stdout)--- stderr\n\(stderr)"
     }
 }
 
@@ -48,6 +51,14 @@ final class BowTiesRunner {
     var externalDataURL: URL {
         directory.appendingPathComponent(".catalog_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
     }
+
+    /// A program and its arguments that run the binary instead of running
+    /// it directly: `setpriv ... --` to run as another user, `/bin/sh -c
+    /// 'ulimit ...; exec "$0" "$@"'` for a limit. The binary's path and
+    /// the arguments follow. Empty: the binary runs directly.
+    var launcher: [String] = []
+    /// The binary to run, when not the one SwiftPM built (a copy).
+    var executable: URL?
 
     init() throws {
         directory = FileManager.default.temporaryDirectory
@@ -97,8 +108,13 @@ final class BowTiesRunner {
         var environment = self.environment
         for (name, value) in overrides { environment[name] = value }
         let process = Process()
-        process.executableURL = try Self.executableURL()
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [try executable ?? Self.executableURL()].map(\.path) + arguments
+        } else {
+            process.executableURL = try executable ?? Self.executableURL()
+            process.arguments = arguments
+        }
         process.environment = environment
         process.currentDirectoryURL = directory
         process.standardInput = FileHandle.nullDevice
@@ -111,7 +127,8 @@ final class BowTiesRunner {
 
         return BowTiesResult(
             arguments: arguments, status: process.terminationStatus,
-            stdoutData: try Data(contentsOf: stdoutURL), stderrData: try Data(contentsOf: stderrURL))
+            stdoutData: try Data(contentsOf: stdoutURL), stderrData: try Data(contentsOf: stderrURL),
+            signal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)
     }
 
     /// Imports `SampleData/SampleData.plist` and checks that it worked.
@@ -161,7 +178,14 @@ final class BowTiesRunner {
     /// bundle runs from the products folder, so `Bundle.main.bundleURL`
     /// is that folder (`.build/debug` or a `--scratch-path` one). Failing
     /// that, the package's `.build/debug/bowties`.
+    ///
+    /// `$BOWTIES_BIN`, when set, names another binary to test instead (a
+    /// release build, or one built from another branch), as for
+    /// `.ci/e2e.sh`.
     static func executableURL() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["BOWTIES_BIN"], !path.isEmpty {
+            return URL(fileURLWithPath: path, relativeTo: packageURL).standardizedFileURL
+        }
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("bowties"),
             packageURL.appendingPathComponent(".build/debug/bowties"),

@@ -20,13 +20,20 @@ struct StoreSnapshot: Equatable {
     /// pages of an unchanged database, so its content is compared by
     /// ``rows``.
     var files: [String]
+    /// Every path under the store's folder, each regular file with its
+    /// size and SHA-256, the SQLite file and its `-wal` included: for
+    /// commands that must leave the catalog byte-identical. `-shm` files
+    /// are left out: SQLite's shared memory, which readers write to.
+    var checksums: [String]
 
     /// Reads the store at `storeURL` and lists its folder.
     ///
     /// - Throws: ``SQLiteLibrary/Failure`` when the store cannot be read.
     init(storeURL: URL) throws {
+        let folder = storeURL.deletingLastPathComponent()
         rows = try SQLiteLibrary().dump(storeURL.path)
-        files = Self.listing(of: storeURL.deletingLastPathComponent(), except: storeURL.lastPathComponent)
+        files = Self.listing(of: folder, except: storeURL.lastPathComponent)
+        checksums = try Self.checksums(of: folder)
     }
 
     /// Lines that are in one snapshot and not in the other, for messages.
@@ -36,6 +43,74 @@ struct StoreSnapshot: Equatable {
         let removed = theirs.filter { !mine.contains($0) }.map { "- " + $0.prefix(200) }
         let added = mine.filter { !theirs.contains($0) }.map { "+ " + $0.prefix(200) }
         return (removed + added).joined(separator: "\n")
+    }
+
+    /// True when every file beside the store (the store, its `-wal`, the
+    /// photo folder, anything else) has the same bytes, and none appeared
+    /// or disappeared.
+    func isByteIdentical(to other: StoreSnapshot) -> Bool {
+        checksums == other.checksums
+    }
+
+    /// The files whose bytes differ, appeared or disappeared, for messages.
+    func byteDifference(from other: StoreSnapshot) -> String {
+        Self.difference(checksums, from: other.checksums)
+    }
+
+    /// Lines of `new` not in `old` (`+`) and of `old` not in `new` (`-`).
+    static func difference(_ new: [String], from old: [String]) -> String {
+        let removed = old.filter { !new.contains($0) }.map { "- " + $0 }
+        let added = new.filter { !old.contains($0) }.map { "+ " + $0 }
+        return (removed + added).joined(separator: "\n")
+    }
+
+    /// `path/` for each folder, `path SIZE bytes SHA256` for each regular
+    /// file, sorted; `-shm` files left out (and never opened: see
+    /// ``listing(of:except:)``).
+    ///
+    /// The hashes come from coreutils' `sha256sum`, independently of the
+    /// code under test.
+    static func checksums(of folder: URL) throws -> [String] {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return [] }
+        var lines: [String] = []
+        var regular: [(path: String, size: Int)] = []
+        while let path = enumerator.nextObject() as? String {
+            var info = stat()
+            guard lstat(folder.appendingPathComponent(path).path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: lines.append("\(path)/")
+            case S_IFREG where path.hasSuffix("-shm"): continue
+            case S_IFREG: regular.append((path, Int(info.st_size)))
+            default: lines.append("\(path) (not a regular file)")
+            }
+        }
+        let hashes = try sha256sum(regular.map { folder.appendingPathComponent($0.path).path })
+        for (file, hash) in zip(regular, hashes) {
+            lines.append("\(file.path) \(file.size) bytes \(hash)")
+        }
+        return lines.sorted()
+    }
+
+    /// The SHA-256 of each file, in order, from one `sha256sum` run.
+    private static func sha256sum(_ paths: [String]) throws -> [String] {
+        guard !paths.isEmpty else { return [] }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["sha256sum", "--"] + paths
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let hashes = text.split(separator: "\n").map { line in
+            // A name with a backslash or newline gets a leading "\\".
+            String((line.hasPrefix("\\") ? line.dropFirst() : line[...]).prefix(64))
+        }
+        guard process.terminationStatus == 0, hashes.count == paths.count else {
+            throw SQLiteLibrary.Failure(description: "sha256sum failed on \(paths)")
+        }
+        return hashes
     }
 
     private static func listing(of folder: URL, except storeName: String) -> [String] {
@@ -50,6 +125,11 @@ struct StoreSnapshot: Equatable {
                 lines.append("\(path)/")
             case S_IFREG where path == storeName:
                 lines.append(path)
+            case S_IFREG where path.hasSuffix("-shm"):
+                // Never opened here: closing any descriptor of a file drops
+                // every POSIX lock this process holds on it, such as the
+                // write lock of a test's own SQLite connection.
+                lines.append("\(path) (shared memory)")
             case S_IFREG:
                 let hash = (try? Data(contentsOf: url)).map { fnv1a($0) } ?? 0
                 lines.append("\(path) \(info.st_size) bytes \(String(hash, radix: 16))")
