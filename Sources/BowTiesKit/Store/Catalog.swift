@@ -76,7 +76,8 @@ public final class Catalog: Sendable {
             .storeNotFound, "no catalog at \(url.path)",
             hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
                 + "or point to another with --store PATH or $BOWTIES_STORE.")
-        if !FileManager.default.fileExists(atPath: url.path) {
+        let existed = FileManager.default.fileExists(atPath: url.path)
+        if !existed {
             if mode != .createIfMissing { throw notFound }
             try Self.createFolder(forStoreAt: url)
         }
@@ -125,7 +126,10 @@ public final class Catalog: Sendable {
                 try Self.retryingWhenBusy(busyWait) { try prepareSchema(mode: mode) }
             }
         } catch {
-            lock?.removeFileIfCreatedAndUnused()
+            // A store this open created stays with its lock file: the
+            // caller removes both (``removeStoreIfUnused(at:)`` needs the
+            // lock). Anything else we opened leaves no lock file behind.
+            if existed { lock?.removeFileIfCreatedAndUnused() }
             throw error
         }
     }

@@ -51,6 +51,25 @@ struct CatalogOptions: ParsableArguments {
         }
     }
 
+    /// Opens the catalog, creating it when missing, for `body`. When the
+    /// command fails, a store (and folder) it created is removed again,
+    /// unless another command has started to use it meanwhile: a failed
+    /// command leaves nothing behind. The catalog is closed before that.
+    func withCatalogCreatedIfMissing<T>(_ body: (Catalog) throws -> T) throws -> T {
+        let storeURL = storeURL
+        let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
+        let folder = storeURL.deletingLastPathComponent()
+        let folderExisted = FileManager.default.fileExists(atPath: folder.path)
+        do {
+            return try body(openCatalog(.createIfMissing))
+        } catch {
+            if !storeExisted, Catalog.removeStoreIfUnused(at: storeURL), !folderExisted {
+                rmdir(folder.path)
+            }
+            throw error
+        }
+    }
+
     /// Opens the catalog; commands that only read pass `.readOnly`.
     func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
         try Catalog(url: storeURL, mode: mode, wait: waitPolicy)

@@ -26,10 +26,14 @@ extension BowTies {
         }
 
         func run() throws {
-            let catalog = try options.openCatalog(photoThreshold == nil ? .readOnly : .createIfMissing)
-            if let photoThreshold {
+            guard let photoThreshold else { return try show(options.openCatalog(.readOnly)) }
+            try options.withCatalogCreatedIfMissing { catalog in
                 try catalog.setExternalStorageThreshold(photoThreshold)
+                try show(catalog)
             }
+        }
+
+        private func show(_ catalog: Catalog) throws {
             let threshold = try catalog.externalStorageThreshold()
             let count = try catalog.count()
             if options.json {

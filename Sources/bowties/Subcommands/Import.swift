@@ -61,22 +61,10 @@ extension BowTies {
             }
         }
 
-        /// Imports into the catalog, creating it when missing. A store this
-        /// command created is removed again when the import fails, unless
-        /// another command has started to use it meanwhile.
+        /// Imports into the catalog, creating it when missing (and removing
+        /// it again when the import fails).
         private func importFile(_ source: URL, _ trap: SignalTrap) throws -> ImportReport {
-            let storeURL = options.storeURL
-            let storeExisted = FileManager.default.fileExists(atPath: storeURL.path)
-            let folder = storeURL.deletingLastPathComponent()
-            let folderExisted = FileManager.default.fileExists(atPath: folder.path)
-            do {
-                return try run(source, into: options.openCatalog(.createIfMissing), trap)
-            } catch {
-                if !storeExisted, Catalog.removeStoreIfUnused(at: storeURL), !folderExisted {
-                    rmdir(folder.path)
-                }
-                throw error
-            }
+            try options.withCatalogCreatedIfMissing { catalog in try run(source, into: catalog, trap) }
         }
 
         /// A dry run: the real import, on a private copy of the catalog (or
