@@ -81,28 +81,3 @@ struct SecondaryIndex {
     var createSQL: String { "CREATE INDEX IF NOT EXISTS \(name) ON \(table)(\(columns))" }
     var dropSQL: String { "DROP INDEX IF EXISTS \(name)" }
 }
-
-extension Catalog {
-    static let blobTable = "blob"
-
-    /// The store's schema history. Identifiers never change once released.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: bow ties, blobs and settings") { db in
-            // Binary values, once per content: inline bytes, or NULL when
-            // the bytes are in the external file named by the hash.
-            try db.create(table: blobTable) { t in
-                t.primaryKey("sha256", .text)
-                t.column("byteCount", .integer).notNull()
-                t.column("external", .boolean).notNull()
-                t.column("data", .blob)
-            }
-            try BowTieModel.entity.createTable(named: BowTieModel.tableName, in: db)
-            try db.create(table: "setting") { t in
-                t.primaryKey("key", .text)
-                t.column("value", .any)
-            }
-        }
-        return migrator
-    }
-}
