@@ -5,15 +5,55 @@ import Testing
 
 @testable import BowTiesKit
 
-/// The schema's history (``Catalog/migrator``) against the stores
-/// released versions made, and the migrator's promise: every pending
-/// migration or none.
+/// The schema's history (``Catalog/migrator``) against the declaration
+/// and against the stores released versions made, and the migrator's
+/// promise: every pending migration or none.
 @Suite("Schema migrations")
 struct SchemaMigrationTests {
     /// The versions whose stores are kept as fixtures.
     static let releases = ["0.1.0"]
 
     struct Planned: Error {}
+
+    // MARK: - Declaration
+
+    @Test("the migrated schema is what BowTieModel declares")
+    func migratedSchemaMatchesTheDeclaration() throws {
+        let differences = try Self.differencesFromDeclaration(BowTieModel.entity)
+        #expect(
+            differences.isEmpty,
+            """
+            The migrations and BowTieModel disagree. A released migration is never edited: add one at the end of \
+            Catalog.migrator (docs/ARCHITECTURE.md, "Adding a migration").
+            \(differences.joined(separator: "\n"))
+            """)
+    }
+
+    @Test("a declaration that runs ahead of the migrations is caught, in words")
+    func declarationAheadOfTheMigrationsIsCaught() throws {
+        var entity = BowTieModel.entity
+        entity.attributes.append(AttributeDescription("wornWith", .string, isOptional: false))
+        if let name = entity.attributes.firstIndex(where: { $0.name == "name" }) {
+            entity.attributes[name].isUnique = true
+        }
+        entity.attributes.removeAll { $0.name == "url" }
+        #expect(
+            try Self.differencesFromDeclaration(entity) == [
+                "bowtie.name: declared as `name TEXT NOT NULL UNIQUE`, the store has `name TEXT NOT NULL`",
+                "bowtie.wornWith: declared as `wornWith TEXT NOT NULL`, missing from the store",
+                "bowtie.url: `url TEXT` is not declared",
+                "bowtie.bowtie_name_nocase (index): declared as `INDEX bowtie_name_nocase(name COLLATE NOCASE)`, "
+                    + "missing from the store",
+            ])
+    }
+
+    /// How a new store's `bowtie` table differs from what `entity` expects.
+    static func differencesFromDeclaration(_ entity: EntityDescription) throws -> [String] {
+        let queue = try DatabaseQueue()
+        try Catalog.migrator.migrate(queue)
+        let found = try #require(try queue.read { try TableSchema.read(BowTieModel.tableName, $0) })
+        return found.differences(from: entity.expectedTableSchema(named: BowTieModel.tableName))
+    }
 
     // MARK: - Released stores
 

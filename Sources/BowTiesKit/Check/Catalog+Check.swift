@@ -19,7 +19,7 @@ extension Catalog {
     /// - SQLite's `PRAGMA integrity_check` and `PRAGMA foreign_key_check`;
     /// - the schema: every migration known to this version and applied (a
     ///   store from a newer version is reported, and only SQLite's checks
-    ///   run on it);
+    ///   run on it), and the bow-tie table as ``BowTieModel`` declares it;
     /// - every record against ``BowTieModel`` (the validation every save
     ///   runs), and that the photo it refers to is in the catalog;
     /// - every photo: inline bytes and external files re-hashed against
@@ -59,8 +59,9 @@ extension Catalog {
     /// folder and unused photos from the catalog, sets the photo of records
     /// whose photo is missing or damaged to none, corrects recorded sizes,
     /// and, last, applies pending migrations, all in that one transaction.
-    /// Invalid records, SQLite damage and stores from newer versions are
-    /// reported but left alone.
+    /// Invalid records, SQLite damage, a schema that differs from the
+    /// declaration and stores from newer versions are reported but left
+    /// alone.
     ///
     /// As with every change, files whose photo the transaction forgot are
     /// removed after the commit, again under the write lock.
@@ -147,6 +148,7 @@ extension Catalog {
             return findings
         case .current:
             findings.isReady = true
+            findings.problems += try schemaMismatchProblems(db)
             return findings
         case .uncreated:
             message = "the store has no schema yet (a command was interrupted before it could create it)"
@@ -160,6 +162,19 @@ extension Catalog {
                 .migrationsPending, message + "; pending: " + pending.map { "\"\($0)\"" }.joined(separator: ", "),
                 repair: .applyMigrations))
         return findings
+    }
+
+    /// Where the bow-tie table of an up-to-date store differs from what
+    /// the declaration requires: a migration that does not match
+    /// ``BowTieModel`` (a bug), or a schema changed by hand.
+    private func schemaMismatchProblems(_ db: Database) throws -> [StoreProblem] {
+        guard let found = try TableSchema.read(BowTieModel.tableName, db) else { return [] }
+        let expected = BowTieModel.entity.expectedTableSchema(named: BowTieModel.tableName)
+        return found.differences(from: expected).map {
+            StoreProblem(
+                .schemaMismatch, $0,
+                advice: "This version of bowties expects another schema: report it as a bug, with this output.")
+        }
     }
 
     /// Broken references other than photos (those are

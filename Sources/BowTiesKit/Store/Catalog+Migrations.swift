@@ -12,7 +12,10 @@ extension Catalog {
     /// Never edit a migration once released, and never make one read the
     /// live declaration (``BowTieModel``): stores in the wild were made by
     /// the migration as it was, and the next migration starts from there.
-    /// A change to the schema is a new migration at the end.
+    /// A change to the schema is a new migration at the end; a test checks
+    /// that the migrated schema matches what the declaration expects
+    /// (``EntityDescription/expectedTableSchema(named:)``).
+    /// `docs/ARCHITECTURE.md` says how to add one.
     static let migrator = SchemaMigrator([
         // bowties 0.1.0. The statements as SQLite keeps them in
         // `sqlite_master` of a store 0.1.0 made (GRDB's table builder wrote
