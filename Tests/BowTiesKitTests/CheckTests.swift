@@ -166,6 +166,20 @@ struct CheckTests {
         #expect(try catalog.repair { _ in }.repaired.isEmpty)
     }
 
+    @Test func aSchemaThatDiffersFromTheDeclarationIsReportedNotTouched() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Self.catalog(in: directory)
+        try Self.tamper(catalog, "DROP INDEX bowtie_photoData_sha256")
+        let report = try catalog.check()
+        #expect(report.problems.map(\.kind) == [.schemaMismatch])
+        #expect(
+            report.problems.first?.message
+                == "bowtie.bowtie_photoData_sha256 (index): declared as `INDEX bowtie_photoData_sha256(photoData_sha256)`, "
+                + "missing from the store")
+        #expect(report.problems.first?.repair == nil && report.problems.first?.advice != nil)
+        #expect(try catalog.repair { _ in }.repaired.isEmpty)
+    }
+
     @Test func aFileBeingWrittenDuringTheCheckIsNotReported() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Self.catalog(in: directory)

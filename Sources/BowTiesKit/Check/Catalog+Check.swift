@@ -19,7 +19,7 @@ extension Catalog {
     /// - SQLite's `PRAGMA integrity_check` and `PRAGMA foreign_key_check`;
     /// - the schema: every migration known to this version and applied (a
     ///   store from a newer version is reported, and only SQLite's checks
-    ///   run on it);
+    ///   run on it), and the bow-tie table as ``BowTieModel`` declares it;
     /// - every record against ``BowTieModel`` (the validation every save
     ///   runs), and that the photo it refers to is in the catalog;
     /// - every photo: inline bytes and external files re-hashed against
@@ -58,9 +58,10 @@ extension Catalog {
     /// It never deletes a record. It removes unused files from the photo
     /// folder and unused photos from the catalog, sets the photo of records
     /// whose photo is missing or damaged to none, corrects recorded sizes,
-    /// and applies pending migrations (after the transaction, as any
-    /// command that writes would). Invalid records, SQLite damage and
-    /// stores from newer versions are reported but left alone.
+    /// and, last, applies pending migrations, all in that one transaction.
+    /// Invalid records, SQLite damage, a schema that differs from the
+    /// declaration and stores from newer versions are reported but left
+    /// alone.
     ///
     /// As with every change, files whose photo the transaction forgot are
     /// removed after the commit, again under the write lock.
@@ -79,10 +80,12 @@ extension Catalog {
                     repaired.append(problem)
                 }
             }
+            // Last, once photos that no longer exist are forgotten: the
+            // migrator's foreign-key check sees the repaired rows.
+            if repaired.contains(where: { $0.repair == .applyMigrations }) {
+                try migrateSchema(db)
+            }
             return report
-        }
-        if repaired.contains(where: { $0.repair == .applyMigrations }) {
-            try mapErrors { try Self.migrator.migrate(database) }
         }
         return RepairReport(found: found, repaired: repaired, after: try check())
     }
@@ -131,33 +134,47 @@ extension Catalog {
     }
 
     private func schemaProblems(_ db: Database) throws -> SchemaFindings {
-        let migrator = Self.migrator
-        let applied = try migrator.appliedIdentifiers(db)
-        let unknown = applied.subtracting(migrator.migrations).sorted()
         var findings = SchemaFindings()
-        if !unknown.isEmpty {
+        let message: String
+        let pending: [String]
+        switch try Self.migrator.state(db) {
+        case .newer(let unknown):
             findings.isNewer = true
             findings.problems.append(
                 StoreProblem(
                     .newerSchema,
-                    "the store was written by a newer version of bowties (migrations unknown here: "
-                        + unknown.map { "\"\($0)\"" }.joined(separator: ", ") + "); only SQLite's checks were run",
+                    "\(SchemaMigrationError.newerSchema(unknown: unknown)); only SQLite's checks were run",
                     advice: "Upgrade bowties and check again."))
-        } else if try migrator.hasCompletedMigrations(db) {
+            return findings
+        case .current:
             findings.isReady = true
-        } else {
-            let pending = migrator.migrations.filter { !applied.contains($0) }
-            let message =
-                applied.isEmpty
-                ? "the store has no schema yet (a command was interrupted before it could create it)"
-                : "the store's schema is older than this version's"
-            findings.problems.append(
-                StoreProblem(
-                    .migrationsPending,
-                    message + "; pending: " + pending.map { "\"\($0)\"" }.joined(separator: ", "),
-                    repair: .applyMigrations))
+            findings.problems += try schemaMismatchProblems(db)
+            return findings
+        case .uncreated:
+            message = "the store has no schema yet (a command was interrupted before it could create it)"
+            pending = Self.migrator.identifiers
+        case .outdated(let identifiers):
+            message = "the store's schema is older than this version's"
+            pending = identifiers
         }
+        findings.problems.append(
+            StoreProblem(
+                .migrationsPending, message + "; pending: " + pending.map { "\"\($0)\"" }.joined(separator: ", "),
+                repair: .applyMigrations))
         return findings
+    }
+
+    /// Where the bow-tie table of an up-to-date store differs from what
+    /// the declaration requires: a migration that does not match
+    /// ``BowTieModel`` (a bug), or a schema changed by hand.
+    private func schemaMismatchProblems(_ db: Database) throws -> [StoreProblem] {
+        guard let found = try TableSchema.read(BowTieModel.tableName, db) else { return [] }
+        let expected = BowTieModel.entity.expectedTableSchema(named: BowTieModel.tableName)
+        return found.differences(from: expected).map {
+            StoreProblem(
+                .schemaMismatch, $0,
+                advice: "This version of bowties expects another schema: report it as a bug, with this output.")
+        }
     }
 
     /// Broken references other than photos (those are
@@ -406,7 +423,7 @@ extension Catalog {
     private func apply(_ repair: StoreProblem.Repair, _ db: Database, _ changes: PhotoChanges) throws -> Bool {
         switch repair {
         case .applyMigrations:
-            return true  // after the transaction: GRDB runs migrations in its own
+            return true  // after every other repair: see repair(announce:)
         case .clearPhoto(let sha256):
             try db.execute(
                 sql: "UPDATE \(BowTieModel.tableName) SET photoData_sha256 = NULL WHERE photoData_sha256 = ?",

@@ -42,6 +42,10 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         /// The store's schema is older than this version's, or was never
         /// created (a command was interrupted before it could).
         case migrationsPending
+        /// The store's schema is up to date but its bow-tie table differs
+        /// from what ``BowTieModel`` declares: a column, index or reference
+        /// missing, extra or defined otherwise.
+        case schemaMismatch
         /// A record's photo is in a file that does not exist.
         case missingPhotoFile
         /// A photo file's bytes no longer match its SHA-256 (or it cannot
@@ -68,6 +72,7 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
             case .foreignKey: "broken reference"
             case .newerSchema: "newer store"
             case .migrationsPending: "schema not up to date"
+            case .schemaMismatch: "schema differs from the declaration"
             case .missingPhotoFile: "missing photo file"
             case .damagedPhotoFile: "damaged photo file"
             case .damagedInlinePhoto: "damaged photo"

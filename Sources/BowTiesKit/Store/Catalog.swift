@@ -235,18 +235,16 @@ public final class Catalog: Sendable {
     /// it: ``OpenMode/readOnly`` refuses a store it cannot read as it is,
     /// ``OpenMode/inspect`` and ``OpenMode/repair`` take it as it is.
     private func prepareSchema(mode: OpenMode) throws {
-        let migrator = Self.migrator
-        let (ready, superseded, foreign, empty) = try database.read { db in
-            let hasMigrations = try db.tableExists("grdb_migrations")
-            let tableCount = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table'") ?? 0
-            guard hasMigrations else { return (false, false, tableCount > 0, tableCount == 0) }
-            let hasTable = try db.tableExists(BowTieModel.tableName)
-            let completed = try migrator.hasCompletedMigrations(db)
-            let superseded = try migrator.hasBeenSuperseded(db)
-            // GRDB creates its table of migrations before the first
-            // migration's transaction: a store being created shows it alone.
-            let empty = try migrator.appliedIdentifiers(db).isEmpty
-            return (completed, superseded, !hasTable && completed, empty)
+        let (state, foreign) = try database.read { db in
+            let state = try Self.migrator.state(db)
+            let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+            // Tables but no record of migrations, or every migration
+            // applied and still no table of bow ties: someone else's.
+            let foreign =
+                !tables.isEmpty
+                && (!tables.contains(SchemaMigrator.bookkeepingTable)
+                    || (state == .current && !tables.contains(BowTieModel.tableName)))
+            return (state, foreign)
         }
         if foreign {
             throw CatalogError(
@@ -254,33 +252,26 @@ public final class Catalog: Sendable {
                 hint: "Choose another path with --store PATH.")
         }
         if mode == .inspect || mode == .repair { return }
-        if superseded {
-            throw CatalogError(
-                .notAStore, "\(url.path) was written by a newer version of bowties",
-                hint: "Upgrade bowties to use this catalog.")
-        }
-        if empty && mode == .readOnly {
+        switch state {
+        case .current:
+            return
+        case .newer:
+            throw newerStoreError()
+        case .uncreated where mode == .readOnly:
             // A store another command is creating right now, or one whose
             // creation failed: nothing to read yet.
             throw CatalogError(
                 .storeNotFound, "the catalog at \(url.path) is empty",
                 hint: "Fill it with `bowties import` (the sample data) or `bowties import FILE`.")
-        }
-        if !ready && mode == .readOnly {
+        case .outdated where mode == .readOnly:
             throw CatalogError(
                 .notAStore, "the catalog at \(url.path) is not ready to read: its schema is missing or out of date",
                 hint: "A command that changes the catalog (or `bowties check --repair`) creates or upgrades it.")
-        }
-        if !ready {
-            do {
-                try migrator.migrate(database)
-            } catch {
-                // GRDB picks the migrations to run before it takes the write
-                // lock, so two processes creating the same new store both
-                // run v1; the loser's transaction rolls back. The store is
-                // then ready all the same.
-                guard try database.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
-            }
+        case .uncreated, .outdated:
+            // What is pending is decided again under the write lock: of
+            // two processes creating the same new store, the second finds
+            // it ready.
+            try migrateSchema()
         }
     }
 

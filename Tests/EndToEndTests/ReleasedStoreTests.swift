@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// Stores made by released versions (`Fixtures/Stores/<version>`, see the
+/// README there), opened by today's binary: upgraded if they must be, and
+/// every value and photo kept.
+@Suite("Stores made by released versions")
+struct ReleasedStoreTests {
+    /// The versions whose stores are kept as fixtures.
+    static let releases = ["0.1.0"]
+
+    /// Every migration today's bowties knows, as a store records them.
+    /// A new migration is added here too: a store that today's commands
+    /// opened records them all.
+    static let knownMigrations = ["v1: bow ties, blobs and settings"]
+
+    /// Where the fixtures' expected JSON says the store was; tests put
+    /// their own folder in its place.
+    static let folderWhenMade = "/tmp/bowties-0.1.0-fixture"
+
+    /// Each tie's photo in `SampleData/Images`; V's was removed.
+    static let photos = [
+        "R": "red.png", "O": "orange.png", "Y": "yellow.png", "G": "green.png", "B": "blue.png", "I": "indigo.png",
+    ]
+
+    /// The fixture folder of `version` in the test bundle.
+    static func fixture(_ version: String) throws -> URL {
+        let url = Bundle.module.url(forResource: version, withExtension: nil, subdirectory: "Fixtures/Stores")
+        return try #require(url, "Fixtures/Stores/\(version) is missing from the test bundle")
+    }
+
+    /// Copies the store `version` made, and its photo folder, to the
+    /// runner's store.
+    static func copyStore(_ version: String, to bowties: BowTiesRunner) throws {
+        let fixture = try fixture(version)
+        try FileManager.default.copyItem(at: fixture.appendingPathComponent("catalog.sqlite"), to: bowties.storeURL)
+        try FileManager.default.copyItem(
+            at: fixture.appendingPathComponent(".catalog_SUPPORT"),
+            to: bowties.directory.appendingPathComponent(".catalog_SUPPORT"))
+        try #require(bowties.supportFiles().count == 3, "the photo files were not copied: \(bowties.supportFiles())")
+    }
+
+    /// A file of the fixture, as text, with the runner's folder where the
+    /// store was when the release printed it.
+    static func expected(_ name: String, _ version: String, in bowties: BowTiesRunner) throws -> String {
+        try String(contentsOf: fixture(version).appendingPathComponent(name), encoding: .utf8)
+            .replacingOccurrences(of: folderWhenMade, with: bowties.directory.path)
+    }
+
+    @Test("today's bowties opens it, keeps every value and photo, and checks it clean", arguments: releases)
+    func storeIsKept(version: String) throws {
+        let bowties = try BowTiesRunner()
+        try Self.copyStore(version, to: bowties)
+
+        // A command that writes (and so upgrades) without changing a value:
+        // the threshold the release set, set again.
+        let config = try bowties.run("config", "--photo-threshold", "17000")
+        #expect(config.status == 0, "\(config)")
+        #expect(config.stdout.contains("Photo threshold: 17,000 bytes"), "\(config)")
+
+        let export = try bowties.run("export")
+        #expect(export.status == 0, "\(export)")
+        let expectedCSV = try Self.expected("export.csv", version, in: bowties)
+        #expect(export.stdout == expectedCSV, "\(export)")
+
+        let json = try bowties.run("export", "--json")
+        #expect(json.status == 0, "\(json)")
+        let expectedJSON = try Self.expected("export.json", version, in: bowties)
+        #expect(json.stdout == expectedJSON, "\(json)")
+
+        // `show --json` has said `photoProblem` since (null: the photo is
+        // intact); every field the release printed is there, the same.
+        let show = try bowties.run("show", "R", "--json")
+        #expect(show.status == 0, "\(show)")
+        let photoProblem = "  \"photoProblem\" : null,\n"
+        #expect(show.stdout.contains(photoProblem), "\(show)")
+        let expectedShow = try Self.expected("show-R.json", version, in: bowties)
+        #expect(show.stdout.replacingOccurrences(of: photoProblem, with: "") == expectedShow, "\(show)")
+
+        for (key, image) in Self.photos.sorted(by: { $0.key < $1.key }) {
+            let photo = try bowties.run("photo", key, "--output", "-")
+            #expect(photo.status == 0, "\(photo)")
+            let original = try Data(contentsOf: BowTiesRunner.sampleImagesURL.appendingPathComponent(image))
+            #expect(photo.stdoutData == original, "\(key): \(photo.stdoutData.count) bytes, not \(image)")
+        }
+
+        let check = try bowties.run("check")
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains("No problems found."), "\(check)")
+        let applied = try Self.appliedMigrations(bowties)
+        #expect(applied == Self.knownMigrations)
+
+        // And it takes changes as any store does.
+        let wear = try bowties.run("wear", "O")
+        #expect(wear.status == 0, "\(wear)")
+        let worn = try bowties.run("show", "O", "--json")
+        let timesWorn = (try worn.json() as? [String: Any])?["timesWorn"] as? Int
+        #expect(timesWorn == 4, "\(worn)")
+        #expect(!FileManager.default.fileExists(atPath: bowties.storeURL.path + "-wal"))
+    }
+
+    @Test("a copy with a migration unknown here is refused by list and wear, and left byte-identical")
+    func newerStoreIsRefusedAndUntouched() throws {
+        let bowties = try BowTiesRunner()
+        try Self.copyStore("0.1.0", to: bowties)
+        try SQLiteLibrary().execute(
+            "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer bowties')", in: bowties.storeURL.path)
+        let before = try Self.contents(of: bowties.directory)
+        #expect(before.keys.contains("catalog.sqlite") && before.count == 4, "\(before.keys.sorted())")
+
+        for arguments in [["list"], ["wear", "R"]] {
+            let result = try bowties.run(arguments: arguments)
+            #expect(result.status == 74, "\(result)")
+            #expect(result.stderr.contains("was written by a newer version of bowties"), "\(result)")
+            #expect(result.stderr.contains("Upgrade bowties"), "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+        }
+        let after = try Self.contents(of: bowties.directory)
+        #expect(after.keys.sorted() == before.keys.sorted())
+        #expect(after == before, "a file changed: \(after.keys.filter { after[$0] != before[$0] }.sorted())")
+    }
+
+    /// The identifiers the store records as applied, sorted.
+    static func appliedMigrations(_ bowties: BowTiesRunner) throws -> [String] {
+        let prefix = "grdb_migrations: "
+        return try SQLiteLibrary().dump(bowties.storeURL.path)
+            .filter { $0.hasPrefix(prefix) }
+            .map { String($0.dropFirst(prefix.count).dropFirst().dropLast()) }  // the quotes
+            .sorted()
+    }
+
+    /// Every regular file below `folder` and its bytes, by relative path.
+    static func contents(of folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder.path)
+        while let path = enumerator?.nextObject() as? String {
+            let url = folder.appendingPathComponent(path)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[path] = try Data(contentsOf: url)
+            }
+        }
+        return files
+    }
+}
