@@ -26,7 +26,7 @@ struct BowTies: ParsableCommand {
         // of what `bowties show` spent.
         subcommands: [
             Import.self, List.self, Show.self, Wear.self, Rate.self, Favorite.self, Photo.self,
-            Delete.self, Export.self, Config.self, Check.self,
+            Delete.self, Export.self, Config.self, Check.self, Model.self,
         ]
     )
 

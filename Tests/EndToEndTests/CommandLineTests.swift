@@ -17,6 +17,7 @@ struct CommandLineTests {
             ("delete", "Delete a bow tie"),
             ("export", "Export the catalog as CSV"),
             ("config", "Show where the catalog is and its settings"),
+            ("model", "Show the object model"),
         ])
     func subcommandHelp(command: String, purpose: String) throws {
         let bowties = try BowTiesRunner()

@@ -30,6 +30,9 @@ public enum BowTieModel {
         ]
     )
 
+    /// Every entity of the model, as `bowties model` lists them.
+    public static let entities = [entity]
+
     /// The SQL table that holds bow ties.
     static let tableName = "bowtie"
 }

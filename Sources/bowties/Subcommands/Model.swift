@@ -1,0 +1,104 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties model`: the declared object model, as Xcode's model editor
+    /// shows it.
+    struct Model: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "model",
+            abstract: "Show the object model: each entity and its attributes with their types and rules.",
+            discussion: """
+                Everything bowties stores, checks, imports and exports follows from this one \
+                declaration: the store's tables, validation (with Core Data's error codes), \
+                the property-list keys and the export columns. It needs no catalog.
+                """)
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            if options.json {
+                try Output.json(ModelJSON(entities: BowTieModel.entities.map(EntityJSON.init)))
+                return
+            }
+            for (number, entity) in BowTieModel.entities.enumerated() {
+                if number > 0 { Output.line() }
+                let count = Output.count(entity.attributes.count, "attribute")
+                Output.line("\(entity.name) (\(count))")
+                let table = Table(
+                    header: ["ATTRIBUTE", "TYPE", "RULES"],
+                    rows: entity.attributes.map { attribute in
+                        [attribute.name, attribute.type.displayName, attribute.ruleSummary.joined(separator: ", ")]
+                    })
+                for line in table.lines { Output.line("  " + line) }
+            }
+        }
+    }
+}
+
+private struct ModelJSON: Encodable {
+    var entities: [EntityJSON]
+}
+
+private struct EntityJSON: Encodable {
+    var name: String
+    var attributes: [AttributeJSON]
+
+    init(_ entity: EntityDescription) {
+        name = entity.name
+        attributes = entity.attributes.map(AttributeJSON.init)
+    }
+}
+
+private struct AttributeJSON: Encodable {
+    var name: String
+    var type: String
+    var optional: Bool
+    var unique: Bool
+    var minValue: Double?
+    var maxValue: Double?
+    var minLength: Int?
+    var maxLength: Int?
+    var defaultValue: String?
+    var allowsExternalStorage: Bool
+    var valueTransformerName: String?
+    var importKey: String
+
+    init(_ attribute: AttributeDescription) {
+        name = attribute.name
+        type = attribute.type.displayName
+        optional = attribute.isOptional
+        unique = attribute.isUnique
+        minValue = attribute.minValue
+        maxValue = attribute.maxValue
+        minLength = attribute.minLength
+        maxLength = attribute.maxLength
+        defaultValue = attribute.defaultValue?.displayText
+        allowsExternalStorage = attribute.allowsExternalStorage
+        valueTransformerName = attribute.valueTransformerName
+        importKey = attribute.importKey
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
+        case allowsExternalStorage, valueTransformerName, importKey
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        // Every key always present, null when it does not apply.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(type, forKey: .type)
+        try container.encode(optional, forKey: .optional)
+        try container.encode(unique, forKey: .unique)
+        try container.encode(minValue, forKey: .minValue)
+        try container.encode(maxValue, forKey: .maxValue)
+        try container.encode(minLength, forKey: .minLength)
+        try container.encode(maxLength, forKey: .maxLength)
+        try container.encode(defaultValue, forKey: .defaultValue)
+        try container.encode(allowsExternalStorage, forKey: .allowsExternalStorage)
+        try container.encode(valueTransformerName, forKey: .valueTransformerName)
+        try container.encode(importKey, forKey: .importKey)
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+/// `bowties model`: the declaration as Xcode's model editor shows it.
+@Suite("bowties model")
+struct ModelCommandTests {
+    @Test("model lists each attribute with its Core Data type and rules, and needs no catalog")
+    func text() throws {
+        let bowties = try BowTiesRunner()
+        let result = try bowties.run("model")
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdoutLines.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
+        #expect(lines.first == "BowTie (10 attributes)", "\(result)")
+        #expect(lines.contains("rating Double required, 0...5, default 0"), "\(result)")
+        #expect(lines.contains("timesWorn Integer 32 required, at least 0, fits Int32, default 0"), "\(result)")
+        #expect(lines.contains("searchKey String optional, length 1...64, unique"), "\(result)")
+        #expect(
+            lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
+            "\(result)")
+        #expect(lines.contains("tintColor Transformable optional, transformer ColorAttributeTransformer"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: bowties.storeURL.path), "model opened a catalog")
+    }
+
+    @Test("model --json describes the same attributes the export writes, with every key present")
+    func json() throws {
+        let bowties = try BowTiesRunner()
+        let model = try bowties.run("--json", "model")
+        #expect(model.status == 0, "\(model)")
+        let root = try #require(try model.json() as? [String: Any])
+        let entities = try #require(root["entities"] as? [[String: Any]])
+        let attributes = try #require(entities.first?["attributes"] as? [[String: Any]])
+        for attribute in attributes {
+            #expect(attribute.keys.count == 12, "\(attribute)")
+        }
+        // The export's columns come from the same declaration: a binary
+        // attribute becomes its size and SHA-256.
+        try bowties.importSampleData()
+        let export = try bowties.run("export")
+        // CSV lines end with CRLF, one Character in Swift.
+        let header = try #require(export.stdout.components(separatedBy: "\r\n").first)
+        let fromModel = attributes.flatMap { attribute -> [String] in
+            let name = attribute["name"] as? String ?? "?"
+            return attribute["type"] as? String == "Binary Data" ? ["photoBytes", "photoSHA256"] : [name]
+        }
+        #expect(fromModel.joined(separator: ",") == header)
+        let rating = try #require(attributes.first { $0["name"] as? String == "rating" })
+        #expect(rating["minValue"] as? Double == 0 && rating["maxValue"] as? Double == 5)
+        #expect(rating["type"] as? String == "Double" && rating["optional"] as? Bool == false)
+    }
+}
