@@ -124,12 +124,14 @@ struct ImportTests {
         #expect(try catalog.bowTie(matching: "R").photo == nil)
     }
 
-    @Test(arguments: ["/etc/passwd", "../secret.png", "sub/../../secret.png", "link.png", "folder"])
+    @Test(arguments: ["/etc/passwd", "../secret.png", "sub/../../secret.png", "link.png", "folder", "folder/pic.png"])
     func refusedImageNamesAbortTheImport(name: String) throws {
         let directory = try TemporaryDirectory()
         try directory.write("secret", to: "secret.png")
         try FileManager.default.createDirectory(
             at: directory.path("in/Images/folder"), withIntermediateDirectories: true)
+        // Exists: a name with a "/" is refused as a name, not for its target.
+        try directory.write("picture", to: "in/Images/folder/pic.png")
         try FileManager.default.createSymbolicLink(
             atPath: directory.path("in/Images/link.png").path, withDestinationPath: directory.path("secret.png").path)
         let file = try directory.write(

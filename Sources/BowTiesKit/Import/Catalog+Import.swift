@@ -121,6 +121,10 @@ extension Catalog {
 /// does nothing when the id is already stored. Only records that are
 /// not simply new (stored already, repeated in the file, holding a taken
 /// search key) pay for the queries that decide what to do and say why.
+///
+/// What a file says about itself is judged before the store is asked
+/// anything: a refused image name stops the import whether its record is
+/// new, already stored or updated, and in a dry run too.
 private struct RecordImporter {
     let catalog: Catalog
     let db: Database
@@ -184,9 +188,9 @@ private struct RecordImporter {
         switch named {
         case .stored(let info)?:
             tie.photo = info
-        case .refused?:
-            // Said only if the record is written: the slow path decides.
-            return try importRecordNotNew(record)
+        case .refused(let message)?:
+            // Whatever the store holds: the same file, the same verdict.
+            throw imageError(message, record)
         case .missing?, nil:
             tie.photo = nil
         }
@@ -247,7 +251,9 @@ private struct RecordImporter {
         case .stored(let info)?:
             resolved = .store(info)
         case .refused(let message)?:
-            throw failure(message, field: "imageName", at: record.imageName?.location)
+            // importRecord refuses it first; kept so that no path can
+            // write a record whose image name was refused.
+            throw imageError(message, record)
         case .missing(let tried)?:
             report.warnings.append(missingImageWarning(record, tried: tried))
             resolved = .keep
@@ -315,6 +321,13 @@ private struct RecordImporter {
         if photoByName.count >= Self.photoCacheLimit { photoByName.removeAll(keepingCapacity: true) }
         photoByName[name] = named
         return named
+    }
+
+    /// An error about the record's `imageName`, located at its value.
+    private func imageError(_ message: String, _ record: DecodedRecord) -> ImportError {
+        ImportError(
+            location: record.imageName?.location ?? record.location, recordNumber: number,
+            record: record.tie.label, field: "imageName", message: message)
     }
 
     private func missingImageWarning(_ record: DecodedRecord, tried: [String]) -> ImportWarning {
