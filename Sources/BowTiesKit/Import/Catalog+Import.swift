@@ -139,6 +139,9 @@ private struct RecordImporter {
     let insert: BowTieInsertStatement
     var decoder = BowTieDecoder()
     var report = ImportReport()
+    /// The first warnings and a count of the rest: memory stays flat
+    /// however many records warn.
+    var warnings = ImportWarningLog()
     var number = 0
     var updatedIDs: Set<UUID> = []
     /// What each image name resolved to: records often share photos, and
@@ -182,7 +185,7 @@ private struct RecordImporter {
 
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
-        let record = try decoder.decode(item, number: number)
+        let record = try decoder.decode(item, number: number, warnings: &warnings)
         let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
         var tie = record.tie
         switch named {
@@ -202,7 +205,8 @@ private struct RecordImporter {
         case .stored(let info)?:
             report.photos += 1
             photosUsed.insert(info.sha256)
-        case .missing(let tried)?: report.warnings.append(missingImageWarning(record, tried: tried))
+        case .missing(let tried)?:
+            warnMissingImage(record, tried: tried)
         case .refused?, nil: break
         }
     }
@@ -255,7 +259,7 @@ private struct RecordImporter {
             // write a record whose image name was refused.
             throw imageError(message, record)
         case .missing(let tried)?:
-            report.warnings.append(missingImageWarning(record, tried: tried))
+            warnMissingImage(record, tried: tried)
             resolved = .keep
         }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
@@ -330,12 +334,13 @@ private struct RecordImporter {
             record: record.tie.label, field: "imageName", message: message)
     }
 
-    private func missingImageWarning(_ record: DecodedRecord, tried: [String]) -> ImportWarning {
-        ImportWarning(
-            location: record.imageName?.location,
-            message:
-                "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
-                + (options.update ? "keeping the stored photo, if any" : "imported without a photo"))
+    private mutating func warnMissingImage(_ record: DecodedRecord, tried: [String]) {
+        let number = number
+        let update = options.update
+        warnings.add(
+            .missingImage, at: record.imageName?.location,
+            "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
+                + (update ? "keeping the stored photo, if any" : "imported without a photo"))
     }
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
@@ -346,14 +351,14 @@ private struct RecordImporter {
         for info in storedPhotos.values {
             try catalog.releasePhoto(info, db, changes)
         }
-        for (key, location) in decoder.unknownKeys {
-            report.warnings.append(ImportWarning(location: location, message: "unknown key \"\(key)\" ignored"))
-        }
-        if decoder.moreUnknownKeys > 0 {
-            report.warnings.append(
-                ImportWarning(
-                    location: nil,
-                    message: "\(decoder.moreUnknownKeys)\(decoder.moreUnknownKeys >= 4096 - BowTieDecoder.unknownKeyLimit ? " or more" : "") other unknown keys ignored"))
+        let folder = images.directory.path
+        (report.warnings, report.moreWarnings) = warnings.finish { kind, count, plural in
+            switch kind {
+            case .missingImage:
+                "… and \(count) more record\(plural ? "s" : "") whose photo file is not in \(folder)"
+            case .unknownKey:
+                "… and \(count) more unknown key\(plural ? "s" : "") ignored"
+            }
         }
         report.distinctPhotos = photosUsed.count
         report.dryRun = dryRun
