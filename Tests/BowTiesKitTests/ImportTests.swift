@@ -278,6 +278,8 @@ struct SharedPhotoImportTests {
         // and the new bytes must not stay in the store.
         let again = try catalog.importPropertyList(at: writeSharedPhotoFile(in: directory, seed: 2))
         #expect(again.unchanged == 60 && again.added == 0 && again.photos == 0)
+        // The new c.png is over the threshold: its file was never written.
+        #expect(again.photoFilesWritten == 0)
         #expect(try catalog.storedBlobCount() == 3)
         #expect(catalog.externalFiles.count == 1)
 

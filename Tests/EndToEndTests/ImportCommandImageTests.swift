@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A small property list written by hand: fixed ids, so that the same
 /// records can be imported again, and the line of each `imageName` known.
 private enum TiesFile {
@@ -260,5 +264,131 @@ struct ImportCommandWarningTests {
         #expect(
             without.peakMemoryMiB - with.peakMemoryMiB <= 2,
             "without photos \(without.peakMemoryMiB) MiB, with \(with.peakMemoryMiB) MiB")
+    }
+}
+
+/// "N photos saved; M new files in DIR": M is the files the import added,
+/// and a photo already on disk, or already written by this import, is not
+/// written again.
+@Suite("bowties import: photo files written once")
+struct ImportCommandPhotoFileTests {
+    /// The photo files in the folder, by name, with their inode: a file
+    /// rewritten (written to a temporary name and renamed) gets a new one.
+    private func photoFiles(_ bowties: BowTiesRunner) -> [String: UInt64] {
+        let folder = bowties.externalDataURL
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var files: [String: UInt64] = [:]
+        for name in names where !name.hasPrefix(".") {
+            var info = stat()
+            if lstat(folder.appendingPathComponent(name).path, &info) == 0 { files[name] = UInt64(info.st_ino) }
+        }
+        return files
+    }
+
+    /// `M` in "…; M new files in DIR.", or nil when no such line.
+    private func newFiles(_ result: BowTiesResult) -> Int? {
+        for line in result.stdoutLines {
+            guard let range = line.range(of: "; "), line.contains(" new file") else { continue }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }
+        return nil
+    }
+
+    /// Runs an import and checks that its count of new files is what the
+    /// folder gained, and that no file already there was rewritten.
+    @discardableResult
+    private func importChecked(
+        _ bowties: BowTiesRunner, _ arguments: [String], expectedNew: Int, _ comment: String
+    ) throws -> BowTiesResult {
+        let before = photoFiles(bowties)
+        let result = try bowties.run(arguments: ["import"] + arguments)
+        try #require(result.status == 0, "\(comment): \(result)")
+        let after = photoFiles(bowties)
+        let added = Set(after.keys).subtracting(before.keys).count
+        #expect(Set(before.keys).isSubset(of: Set(after.keys)), "\(comment): a file went away")
+        for (name, inode) in before {
+            #expect(after[name] == inode, "\(comment): \(name) was written again")
+        }
+        #expect(added == expectedNew, "\(comment): \(added) files added\n\(result)")
+        if arguments.contains("--json") {
+            let report = try #require(try result.json() as? [String: Any], "\(result)")
+            #expect(report["photoFilesWritten"] as? Int == added, "\(comment): \(result)")
+        } else {
+            // No photo line when no record written has a photo.
+            #expect((newFiles(result) ?? 0) == added, "\(comment): the summary says otherwise\n\(result)")
+        }
+        return result
+    }
+
+    @Test("the count of new photo files equals the files added: new, re-imported, unchanged and updated records")
+    func countsEqualFilesAdded() throws {
+        let bowties = try BowTiesRunner()
+        let images = bowties.directory.appendingPathComponent("Images", isDirectory: true)
+        // Over the 100 KiB threshold: files. small.png stays inline.
+        for (index, name) in ["big1", "big2", "big3"].enumerated() {
+            try GeneratedPlist.writePhoto(
+                named: "\(name).png", bytes: 150_000 + index * 1_000, seed: UInt64(index + 1), in: images)
+        }
+        try GeneratedPlist.writePhoto(named: "small.png", bytes: 2_000, seed: 9, in: images)
+        func file(_ name: String, _ records: [String]) throws -> String {
+            try bowties.write(TiesFile.document(records), to: name).path
+        }
+
+        // New records; two share big1.
+        let first = try file(
+            "First.plist",
+            [
+                TiesFile.record("A1", "One", index: 1, imageName: "big1.png"),
+                TiesFile.record("A2", "Two", index: 2, imageName: "big1"),
+                TiesFile.record("A3", "Three", index: 3, imageName: "small.png"),
+                TiesFile.record("A4", "Four", index: 4),
+            ])
+        let result = try importChecked(bowties, [first], expectedNew: 1, "first import")
+        #expect(result.stdout.contains("2 distinct photos for 3 ties saved; 1 new file in"), "\(result)")
+
+        // The same file again: every record unchanged, every photo stored.
+        try importChecked(bowties, [first, "--json"], expectedNew: 0, "re-import, unchanged")
+
+        // Records stored without photos, then named with photos: left
+        // unchanged without --update, so big2 must not reach the disk.
+        let unchanged = [
+            TiesFile.record("U1", "Plain One", index: 11, imageName: "big2.png"),
+            TiesFile.record("U2", "Plain Two", index: 12, imageName: "big2.png"),
+        ]
+        let plain = try file(
+            "Plain.plist",
+            [TiesFile.record("U1", "Plain One", index: 11), TiesFile.record("U2", "Plain Two", index: 12)])
+        try importChecked(bowties, [plain], expectedNew: 0, "records without photos")
+        try importChecked(
+            bowties, [try file("Unchanged.plist", unchanged), "--json"], expectedNew: 0, "only unchanged records")
+
+        // Unchanged records naming big2 first, then new records: one with a
+        // photo new to the store (big3), one with a stored one (big1).
+        let mixed = try file(
+            "Mixed.plist",
+            unchanged + [
+                TiesFile.record("N1", "New One", index: 21, imageName: "big3"),
+                TiesFile.record("N2", "New Two", index: 22, imageName: "big1.png"),
+            ])
+        let mixedResult = try importChecked(bowties, [mixed], expectedNew: 1, "unchanged and new records")
+        #expect(mixedResult.stdout.contains("added 2, updated 0, unchanged 2"), "\(mixedResult)")
+        #expect(mixedResult.stdout.contains("2 photos saved; 1 new file in"), "\(mixedResult)")
+
+        // A re-import into a store that has every photo: new records only.
+        try importChecked(
+            bowties,
+            [
+                try file(
+                    "Again.plist",
+                    [
+                        TiesFile.record("M1", "More One", index: 31, imageName: "big1"),
+                        TiesFile.record("M2", "More Two", index: 32, imageName: "big3.png"),
+                    ])
+            ], expectedNew: 0, "new records, stored photos")
+
+        // --update gives U1 and U2 big2: now it is written, once.
+        let updated = try importChecked(bowties, [mixed, "--update"], expectedNew: 1, "--update")
+        #expect(updated.stdout.contains("updated 2"), "\(updated)")
+        #expect(photoFiles(bowties).count == 3)
     }
 }

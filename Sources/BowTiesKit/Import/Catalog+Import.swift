@@ -149,17 +149,21 @@ private struct RecordImporter {
     /// so that a file naming a million photos keeps memory flat.
     var photoByName: [String: NamedPhoto] = [:]
     static let photoCacheLimit = 4096
-    /// Photos this import added to the `blob` table. One a record took and
-    /// then did not keep (it turned out unchanged) is dropped at the end.
-    var storedPhotos: [String: PhotoInfo] = [:]
-    /// The photos of the records written, for the report.
+    /// Photos whose `blob` row this import added. One that no written
+    /// record came to use (its records were left unchanged) is dropped at
+    /// the end; no file was ever written for it.
+    var insertedPhotos: Set<String> = []
+    /// The photos of the records written. The first record written with a
+    /// photo is when its external file is written, so a photo goes to disk
+    /// once, and only when something uses it.
     var photosUsed: Set<String> = []
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
-        case stored(PhotoInfo)
+        /// In the `blob` table; `path` is the file it was read from.
+        case stored(PhotoInfo, path: String)
         case missing(tried: [String])
         case refused(String)
     }
@@ -186,10 +190,14 @@ private struct RecordImporter {
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
         let record = try decoder.decode(item, number: number, warnings: &warnings)
-        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
+        var named: NamedPhoto?
+        var readData: Data?
+        if let image = record.imageName {
+            (named, readData) = try photo(named: image.name, at: image.location, record)
+        }
         var tie = record.tie
         switch named {
-        case .stored(let info)?:
+        case .stored(let info, _)?:
             tie.photo = info
         case .refused(let message)?:
             // Whatever the store holds: the same file, the same verdict.
@@ -198,13 +206,13 @@ private struct RecordImporter {
             tie.photo = nil
         }
         guard try insert.insert(tie) == .inserted else {
-            return try importRecordNotNew(record)
+            return try importRecordNotNew(record, named, readData)
         }
         report.added += 1
         switch named {
-        case .stored(let info)?:
+        case .stored(let info, let path)?:
             report.photos += 1
-            photosUsed.insert(info.sha256)
+            try use(info, path: path, readData, record)
         case .missing(let tried)?:
             warnMissingImage(record, tried: tried)
         case .refused?, nil: break
@@ -213,7 +221,9 @@ private struct RecordImporter {
 
     /// A record the fast path did not insert: already stored (left alone,
     /// or updated with `--update`), or in conflict with another record.
-    private mutating func importRecordNotNew(_ record: DecodedRecord) throws {
+    private mutating func importRecordNotNew(
+        _ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?
+    ) throws {
         let tie = record.tie
         let recordNumber = number
         func failure(_ message: String, field: String? = nil, at location: SourceLocation? = nil) -> ImportError {
@@ -247,12 +257,11 @@ private struct RecordImporter {
                 field: "searchKey")
         }
 
-        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
         let resolved: Catalog.ResolvedPhoto
         switch named {
         case nil:
             resolved = .remove
-        case .stored(let info)?:
+        case .stored(let info, _)?:
             resolved = .store(info)
         case .refused(let message)?:
             // importRecord refuses it first; kept so that no path can
@@ -286,45 +295,74 @@ private struct RecordImporter {
         } else {
             report.added += 1
         }
-        if case .store(let info) = resolved {
+        if case .stored(let info, let path)? = named {
             report.photos += 1
-            photosUsed.insert(info.sha256)
+            try use(info, path: path, readData, record)
         }
     }
 
     /// The photo an image name refers to: resolved, read, hashed and
-    /// placed in the `blob` table the first time the name is met.
+    /// placed in the `blob` table the first time the name is met. Its
+    /// file, if it has one, waits until a record written uses it.
+    ///
+    /// - Returns: The outcome, and the bytes when they were read for this
+    ///   record (nil when the name was met before).
     /// - Throws: ``ImportError`` when the file cannot be read.
     private mutating func photo(
         named name: String, at location: SourceLocation, _ record: DecodedRecord
-    ) throws -> NamedPhoto {
-        if let known = photoByName[name] { return known }
+    ) throws -> (NamedPhoto, Data?) {
+        if let known = photoByName[name] { return (known, nil) }
         let named: NamedPhoto
+        var data: Data?
         do {
             switch try images.resolve(name) {
             case .missing(let tried):
                 named = .missing(tried: tried)
             case .found(let path):
-                let data: Data
+                let bytes: Data
                 do {
-                    data = try ImageResolver.read(path)
+                    bytes = try ImageResolver.read(path)
                 } catch {
                     throw ImportError(
                         location: location, recordNumber: number, record: record.tie.label, field: "imageName",
                         message: error.message)
                 }
-                let filesBefore = changes.created.count
-                let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)
-                report.photoFilesWritten += changes.created.count - filesBefore
-                storedPhotos[info.sha256] = info
-                named = .stored(info)
+                let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
+                if isNew { insertedPhotos.insert(info.sha256) }
+                named = .stored(info, path: path)
+                data = bytes
             }
         } catch let refusal as ImageRefusal {
             named = .refused(refusal.message)
         }
         if photoByName.count >= Self.photoCacheLimit { photoByName.removeAll(keepingCapacity: true) }
         photoByName[name] = named
-        return named
+        return (named, data)
+    }
+
+    /// Notes that a record written uses `info`; the first time, writes its
+    /// external file unless the photo folder has it already.
+    ///
+    /// - Parameters:
+    ///   - data: The photo's bytes if this record read them; else they
+    ///     are read again from `path` (the name was met first by records
+    ///     left unchanged) and must still have the same SHA-256.
+    private mutating func use(_ info: PhotoInfo, path: String, _ data: Data?, _ record: DecodedRecord) throws {
+        guard photosUsed.insert(info.sha256).inserted, info.storage == .external, !options.dryRun else { return }
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else {
+            do {
+                bytes = try ImageResolver.read(path)
+            } catch {
+                throw imageError(error.message, record)
+            }
+            guard bytes.sha256Hex == info.sha256 else {
+                throw imageError("image \(path) changed while it was being imported", record)
+            }
+        }
+        try catalog.writePhotoFile(bytes, of: info, changes)
     }
 
     /// An error about the record's `imageName`, located at its value.
@@ -347,9 +385,9 @@ private struct RecordImporter {
         for index in deferredIndexes {
             try db.execute(sql: index.createSQL)
         }
-        // A photo stored for a record that was then left unchanged.
-        for info in storedPhotos.values {
-            try catalog.releasePhoto(info, db, changes)
+        // Bytes stored for records that were then left unchanged.
+        for sha256 in insertedPhotos where !photosUsed.contains(sha256) {
+            try catalog.dropUnusedBlob(sha256, db)
         }
         let folder = images.directory.path
         (report.warnings, report.moreWarnings) = warnings.finish { kind, count, plural in
@@ -361,6 +399,9 @@ private struct RecordImporter {
             }
         }
         report.distinctPhotos = photosUsed.count
+        // Every file this transaction created is used by a record it
+        // wrote, so none is removed at the commit: the count is exact.
+        report.photoFilesWritten = dryRun ? 0 : changes.created.count
         report.dryRun = dryRun
         return report
     }

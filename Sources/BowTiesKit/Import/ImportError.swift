@@ -103,7 +103,8 @@ public struct ImportReport: Sendable {
     public var dryRun = false
     /// Records that have a photo.
     public var photos = 0
-    /// External photo files written by this import (shared photos count once).
+    /// External photo files this import added to the photo folder: each
+    /// photo counts once, and a photo already on disk not at all.
     public var photoFilesWritten = 0
     /// How many different photos those records use: each is stored once.
     public var distinctPhotos = 0
