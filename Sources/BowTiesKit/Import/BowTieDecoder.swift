@@ -100,15 +100,7 @@ struct BowTieDecoder {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
-                if seenUnknownKeys.count < Self.unknownKeysRemembered {
-                    if seenUnknownKeys.insert(entry.key).inserted {
-                        warnings.add(
-                            .unknownKey, at: entry.keyLocation,
-                            "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored")
-                    }
-                } else if !seenUnknownKeys.contains(entry.key) {
-                    warnings.markInexact(.unknownKey)
-                }
+                noteUnknownKey(entry, warnings: &warnings)
                 continue
             }
             if types[index] == .binaryData {
@@ -147,6 +139,24 @@ struct BowTieDecoder {
         return DecodedRecord(
             tie: bowTie(from: values, url: url), imageName: imageName.map { ($0.0, $0.1) },
             location: item.location)
+    }
+
+    /// Warns about a key the model does not know, the first time it is
+    /// met. Out of line: the rare case stays out of the loop that every
+    /// value of every record goes through.
+    @inline(never)
+    private mutating func noteUnknownKey(
+        _ entry: PropertyListDictionary.Entry, warnings: inout ImportWarningLog
+    ) {
+        if seenUnknownKeys.count < Self.unknownKeysRemembered {
+            if seenUnknownKeys.insert(entry.key).inserted {
+                warnings.add(
+                    .unknownKey, at: entry.keyLocation,
+                    "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored")
+            }
+        } else if !seenUnknownKeys.contains(entry.key) {
+            warnings.markInexact(.unknownKey)
+        }
     }
 
     private struct DecodingFailure: Error {

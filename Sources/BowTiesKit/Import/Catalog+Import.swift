@@ -157,13 +157,18 @@ private struct RecordImporter {
     /// photo is when its external file is written, so a photo goes to disk
     /// once, and only when something uses it.
     var photosUsed: Set<String> = []
+    /// Where the photos that no record written uses yet were read from,
+    /// by SHA-256: the first record that uses one may need its bytes again.
+    /// (Kept here rather than in ``NamedPhoto``, which every record with a
+    /// photo copies.)
+    var unusedPhotoPaths: [String: String] = [:]
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
-        /// In the `blob` table; `path` is the file it was read from.
-        case stored(PhotoInfo, path: String)
+        /// In the `blob` table.
+        case stored(PhotoInfo)
         case missing(tried: [String])
         case refused(String)
     }
@@ -197,7 +202,7 @@ private struct RecordImporter {
         }
         var tie = record.tie
         switch named {
-        case .stored(let info, _)?:
+        case .stored(let info)?:
             tie.photo = info
         case .refused(let message)?:
             // Whatever the store holds: the same file, the same verdict.
@@ -210,9 +215,9 @@ private struct RecordImporter {
         }
         report.added += 1
         switch named {
-        case .stored(let info, let path)?:
+        case .stored(let info)?:
             report.photos += 1
-            try use(info, path: path, readData, record)
+            if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
         case .missing(let tried)?:
             warnMissingImage(record, tried: tried)
         case .refused?, nil: break
@@ -261,7 +266,7 @@ private struct RecordImporter {
         switch named {
         case nil:
             resolved = .remove
-        case .stored(let info, _)?:
+        case .stored(let info)?:
             resolved = .store(info)
         case .refused(let message)?:
             // importRecord refuses it first; kept so that no path can
@@ -295,9 +300,9 @@ private struct RecordImporter {
         } else {
             report.added += 1
         }
-        if case .stored(let info, let path)? = named {
+        if case .stored(let info)? = named {
             report.photos += 1
-            try use(info, path: path, readData, record)
+            if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
         }
     }
 
@@ -329,7 +334,8 @@ private struct RecordImporter {
                 }
                 let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
                 if isNew { insertedPhotos.insert(info.sha256) }
-                named = .stored(info, path: path)
+                if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }
+                named = .stored(info)
                 data = bytes
             }
         } catch let refusal as ImageRefusal {
@@ -340,19 +346,26 @@ private struct RecordImporter {
         return (named, data)
     }
 
-    /// Notes that a record written uses `info`; the first time, writes its
-    /// external file unless the photo folder has it already.
+    /// The first record written with `info` (it was just added to
+    /// ``photosUsed``): writes the photo's external file, unless the
+    /// photo folder has it already. A photo goes to disk once, and only
+    /// when a record uses it.
     ///
     /// - Parameters:
     ///   - data: The photo's bytes if this record read them; else they
-    ///     are read again from `path` (the name was met first by records
-    ///     left unchanged) and must still have the same SHA-256.
-    private mutating func use(_ info: PhotoInfo, path: String, _ data: Data?, _ record: DecodedRecord) throws {
-        guard photosUsed.insert(info.sha256).inserted, info.storage == .external, !options.dryRun else { return }
+    ///     are read again from where they were found (the name was met
+    ///     first by records left unchanged) and must still have the same
+    ///     SHA-256.
+    private mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
+        let path = unusedPhotoPaths.removeValue(forKey: info.sha256)
+        guard info.storage == .external, !options.dryRun else { return }
         let bytes: Data
         if let data {
             bytes = data
         } else {
+            guard let path else {
+                throw imageError("the file of photo \(info.sha256) is no longer known", record)
+            }
             do {
                 bytes = try ImageResolver.read(path)
             } catch {
