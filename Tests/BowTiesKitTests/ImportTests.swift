@@ -124,12 +124,14 @@ struct ImportTests {
         #expect(try catalog.bowTie(matching: "R").photo == nil)
     }
 
-    @Test(arguments: ["/etc/passwd", "../secret.png", "sub/../../secret.png", "link.png", "folder"])
+    @Test(arguments: ["/etc/passwd", "../secret.png", "sub/../../secret.png", "link.png", "folder", "folder/pic.png"])
     func refusedImageNamesAbortTheImport(name: String) throws {
         let directory = try TemporaryDirectory()
         try directory.write("secret", to: "secret.png")
         try FileManager.default.createDirectory(
             at: directory.path("in/Images/folder"), withIntermediateDirectories: true)
+        // Exists: a name with a "/" is refused as a name, not for its target.
+        try directory.write("picture", to: "in/Images/folder/pic.png")
         try FileManager.default.createSymbolicLink(
             atPath: directory.path("in/Images/link.png").path, withDestinationPath: directory.path("secret.png").path)
         let file = try directory.write(
@@ -276,6 +278,8 @@ struct SharedPhotoImportTests {
         // and the new bytes must not stay in the store.
         let again = try catalog.importPropertyList(at: writeSharedPhotoFile(in: directory, seed: 2))
         #expect(again.unchanged == 60 && again.added == 0 && again.photos == 0)
+        // The new c.png is over the threshold: its file was never written.
+        #expect(again.photoFilesWritten == 0)
         #expect(try catalog.storedBlobCount() == 3)
         #expect(catalog.externalFiles.count == 1)
 

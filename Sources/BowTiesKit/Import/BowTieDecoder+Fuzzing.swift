@@ -12,7 +12,8 @@ public enum RecordDecoding {
     public struct Summary: Sendable, Equatable {
         /// Records that decoded and passed validation.
         public var records = 0
-        /// Distinct unknown keys met (each would be an import warning).
+        /// Distinct unknown keys met (each would be an import warning),
+        /// counted up to ``BowTieDecoder/unknownKeysRemembered``.
         public var unknownKeys = 0
     }
 
@@ -38,13 +39,14 @@ public enum RecordDecoding {
     ) throws -> Summary {
         let reader = try PropertyListReader(data: data, displayName: displayName)
         var decoder = BowTieDecoder()
+        var warnings = ImportWarningLog()
         var summary = Summary()
         var number = 0
         var firstFailure: ImportError?
         func decode(_ item: PropertyListItem) throws {
             number += 1
             do {
-                let record = try decoder.decode(item, number: number)
+                let record = try decoder.decode(item, number: number, warnings: &warnings)
                 // What the store would write: the record layer's encoding
                 // (the colour through its transformer) must accept
                 // whatever validation let by.
@@ -62,7 +64,7 @@ public enum RecordDecoding {
             try decode(item)
             _ = try reader.next()
         }
-        summary.unknownKeys = decoder.unknownKeys.count
+        summary.unknownKeys = decoder.seenUnknownKeys.count
         if let firstFailure {
             throw firstFailure
         }

@@ -20,17 +20,13 @@ struct DecodedRecord {
 /// element.
 struct BowTieDecoder {
     let entity = BowTieModel.entity
-    /// Keys met that the model does not know, with where they first were
-    /// (shortened as messages quote them).
-    /// At most ``unknownKeyLimit``: a file with a hundred thousand stray
-    /// keys gets a short report and flat memory, not a hundred thousand
-    /// warnings.
-    private(set) var unknownKeys: [(key: String, location: SourceLocation)] = []
-    /// Distinct unknown keys met beyond the first ``unknownKeyLimit``
-    /// (counted while the set of keys seen stays small enough).
-    private(set) var moreUnknownKeys = 0
-    private var seenUnknownKeys: Set<String> = []
-    static let unknownKeyLimit = 20
+    /// Unknown keys met so far, so that each distinct key is warned about
+    /// once. At most ``unknownKeysRemembered``: past that a key cannot be
+    /// told from one met before, and the count of unknown keys becomes a
+    /// lower bound. (How many warnings are shown is the
+    /// ``ImportWarningLog``'s business.)
+    private(set) var seenUnknownKeys: Set<String> = []
+    static let unknownKeysRemembered = 4096
     /// Attribute positions by property-list key, with the key's length
     /// first: a scan that compares lengths is cheaper than hashing for a
     /// dozen short keys.
@@ -70,7 +66,14 @@ struct BowTieDecoder {
         self.slots = slots
     }
 
-    mutating func decode(_ item: PropertyListItem, number: Int) throws -> DecodedRecord {
+    /// Decodes and validates the record `item`, the `number`th of the file.
+    ///
+    /// - Parameter warnings: Where an unknown key met for the first time
+    ///   is reported.
+    /// - Throws: ``ImportError``, located at the offending element.
+    mutating func decode(
+        _ item: PropertyListItem, number: Int, warnings: inout ImportWarningLog
+    ) throws -> DecodedRecord {
         guard case .dictionary(let dictionary) = item.value else {
             throw ImportError(
                 location: item.location, recordNumber: number,
@@ -97,13 +100,7 @@ struct BowTieDecoder {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
-                if seenUnknownKeys.count < 4096, seenUnknownKeys.insert(entry.key).inserted {
-                    if unknownKeys.count < Self.unknownKeyLimit {
-                        unknownKeys.append((AttributeValue.abbreviated(entry.key), entry.keyLocation))
-                    } else {
-                        moreUnknownKeys += 1
-                    }
-                }
+                noteUnknownKey(entry, warnings: &warnings)
                 continue
             }
             if types[index] == .binaryData {
@@ -142,6 +139,24 @@ struct BowTieDecoder {
         return DecodedRecord(
             tie: bowTie(from: values, url: url), imageName: imageName.map { ($0.0, $0.1) },
             location: item.location)
+    }
+
+    /// Warns about a key the model does not know, the first time it is
+    /// met. Out of line: the rare case stays out of the loop that every
+    /// value of every record goes through.
+    @inline(never)
+    private mutating func noteUnknownKey(
+        _ entry: PropertyListDictionary.Entry, warnings: inout ImportWarningLog
+    ) {
+        if seenUnknownKeys.count < Self.unknownKeysRemembered {
+            if seenUnknownKeys.insert(entry.key).inserted {
+                warnings.add(
+                    .unknownKey, at: entry.keyLocation,
+                    "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored")
+            }
+        } else if !seenUnknownKeys.contains(entry.key) {
+            warnings.markInexact(.unknownKey)
+        }
     }
 
     private struct DecodingFailure: Error {

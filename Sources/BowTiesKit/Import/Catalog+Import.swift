@@ -132,6 +132,10 @@ extension Catalog {
 /// does nothing when the id is already stored. Only records that are
 /// not simply new (stored already, repeated in the file, holding a taken
 /// search key) pay for the queries that decide what to do and say why.
+///
+/// What a file says about itself is judged before the store is asked
+/// anything: a refused image name stops the import whether its record is
+/// new, already stored or updated, and in a dry run too.
 private struct RecordImporter {
     let catalog: Catalog
     let db: Database
@@ -146,6 +150,9 @@ private struct RecordImporter {
     let insert: BowTieInsertStatement
     var decoder = BowTieDecoder()
     var report = ImportReport()
+    /// The first warnings and a count of the rest: memory stays flat
+    /// however many records warn.
+    var warnings = ImportWarningLog()
     var number = 0
     var updatedIDs: Set<UUID> = []
     /// What each image name resolved to: records often share photos, and
@@ -153,16 +160,25 @@ private struct RecordImporter {
     /// so that a file naming a million photos keeps memory flat.
     var photoByName: [String: NamedPhoto] = [:]
     static let photoCacheLimit = 4096
-    /// Photos this import added to the `blob` table. One a record took and
-    /// then did not keep (it turned out unchanged) is dropped at the end.
-    var storedPhotos: [String: PhotoInfo] = [:]
-    /// The photos of the records written, for the report.
+    /// Photos whose `blob` row this import added. One that no written
+    /// record came to use (its records were left unchanged) is dropped at
+    /// the end; no file was ever written for it.
+    var insertedPhotos: Set<String> = []
+    /// The photos of the records written. The first record written with a
+    /// photo is when its external file is written, so a photo goes to disk
+    /// once, and only when something uses it.
     var photosUsed: Set<String> = []
+    /// Where the photos that no record written uses yet were read from,
+    /// by SHA-256: the first record that uses one may need its bytes again.
+    /// (Kept here rather than in ``NamedPhoto``, which every record with a
+    /// photo copies.)
+    var unusedPhotoPaths: [String: String] = [:]
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
+        /// In the `blob` table.
         case stored(PhotoInfo)
         case missing(tried: [String])
         case refused(String)
@@ -189,34 +205,41 @@ private struct RecordImporter {
 
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
-        let record = try decoder.decode(item, number: number)
-        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
+        let record = try decoder.decode(item, number: number, warnings: &warnings)
+        var named: NamedPhoto?
+        var readData: Data?
+        if let image = record.imageName {
+            (named, readData) = try photo(named: image.name, at: image.location, record)
+        }
         var tie = record.tie
         switch named {
         case .stored(let info)?:
             tie.photo = info
-        case .refused?:
-            // Said only if the record is written: the slow path decides.
-            return try importRecordNotNew(record)
+        case .refused(let message)?:
+            // Whatever the store holds: the same file, the same verdict.
+            throw imageError(message, record)
         case .missing?, nil:
             tie.photo = nil
         }
         guard try insert.insert(tie) == .inserted else {
-            return try importRecordNotNew(record)
+            return try importRecordNotNew(record, named, readData)
         }
         report.added += 1
         switch named {
         case .stored(let info)?:
             report.photos += 1
-            photosUsed.insert(info.sha256)
-        case .missing(let tried)?: report.warnings.append(missingImageWarning(record, tried: tried))
+            if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
+        case .missing(let tried)?:
+            warnMissingImage(record, tried: tried)
         case .refused?, nil: break
         }
     }
 
     /// A record the fast path did not insert: already stored (left alone,
     /// or updated with `--update`), or in conflict with another record.
-    private mutating func importRecordNotNew(_ record: DecodedRecord) throws {
+    private mutating func importRecordNotNew(
+        _ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?
+    ) throws {
         let tie = record.tie
         let recordNumber = number
         func failure(_ message: String, field: String? = nil, at location: SourceLocation? = nil) -> ImportError {
@@ -250,7 +273,6 @@ private struct RecordImporter {
                 field: "searchKey")
         }
 
-        let named = try record.imageName.map { try photo(named: $0.name, at: $0.location, record) }
         let resolved: Catalog.ResolvedPhoto
         switch named {
         case nil:
@@ -258,9 +280,11 @@ private struct RecordImporter {
         case .stored(let info)?:
             resolved = .store(info)
         case .refused(let message)?:
-            throw failure(message, field: "imageName", at: record.imageName?.location)
+            // importRecord refuses it first; kept so that no path can
+            // write a record whose image name was refused.
+            throw imageError(message, record)
         case .missing(let tried)?:
-            report.warnings.append(missingImageWarning(record, tried: tried))
+            warnMissingImage(record, tried: tried)
             resolved = .keep
         }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
@@ -287,73 +311,121 @@ private struct RecordImporter {
         } else {
             report.added += 1
         }
-        if case .store(let info) = resolved {
+        if case .stored(let info)? = named {
             report.photos += 1
-            photosUsed.insert(info.sha256)
+            if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
         }
     }
 
     /// The photo an image name refers to: resolved, read, hashed and
-    /// placed in the `blob` table the first time the name is met.
+    /// placed in the `blob` table the first time the name is met. Its
+    /// file, if it has one, waits until a record written uses it.
+    ///
+    /// - Returns: The outcome, and the bytes when they were read for this
+    ///   record (nil when the name was met before).
     /// - Throws: ``ImportError`` when the file cannot be read.
     private mutating func photo(
         named name: String, at location: SourceLocation, _ record: DecodedRecord
-    ) throws -> NamedPhoto {
-        if let known = photoByName[name] { return known }
+    ) throws -> (NamedPhoto, Data?) {
+        if let known = photoByName[name] { return (known, nil) }
         let named: NamedPhoto
+        var data: Data?
         do {
             switch try images.resolve(name) {
             case .missing(let tried):
                 named = .missing(tried: tried)
             case .found(let path):
-                let data: Data
+                let bytes: Data
                 do {
-                    data = try ImageResolver.read(path)
+                    bytes = try ImageResolver.read(path)
                 } catch {
                     throw ImportError(
                         location: location, recordNumber: number, record: record.tie.label, field: "imageName",
                         message: error.message)
                 }
-                let filesBefore = changes.created.count
-                let info = try catalog.storePhoto(data, threshold: threshold, db, changes, writeFiles: !options.dryRun)
-                report.photoFilesWritten += changes.created.count - filesBefore
-                storedPhotos[info.sha256] = info
+                let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
+                if isNew { insertedPhotos.insert(info.sha256) }
+                if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }
                 named = .stored(info)
+                data = bytes
             }
         } catch let refusal as ImageRefusal {
             named = .refused(refusal.message)
         }
         if photoByName.count >= Self.photoCacheLimit { photoByName.removeAll(keepingCapacity: true) }
         photoByName[name] = named
-        return named
+        return (named, data)
     }
 
-    private func missingImageWarning(_ record: DecodedRecord, tried: [String]) -> ImportWarning {
-        ImportWarning(
-            location: record.imageName?.location,
-            message:
-                "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
-                + (options.update ? "keeping the stored photo, if any" : "imported without a photo"))
+    /// The first record written with `info` (it was just added to
+    /// ``photosUsed``): writes the photo's external file, unless the
+    /// photo folder has it already. A photo goes to disk once, and only
+    /// when a record uses it.
+    ///
+    /// - Parameters:
+    ///   - data: The photo's bytes if this record read them; else they
+    ///     are read again from where they were found (the name was met
+    ///     first by records left unchanged) and must still have the same
+    ///     SHA-256.
+    private mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
+        let path = unusedPhotoPaths.removeValue(forKey: info.sha256)
+        guard info.storage == .external, !options.dryRun else { return }
+        let bytes: Data
+        if let data {
+            bytes = data
+        } else {
+            guard let path else {
+                throw imageError("the file of photo \(info.sha256) is no longer known", record)
+            }
+            do {
+                bytes = try ImageResolver.read(path)
+            } catch {
+                throw imageError(error.message, record)
+            }
+            guard bytes.sha256Hex == info.sha256 else {
+                throw imageError("image \(path) changed while it was being imported", record)
+            }
+        }
+        try catalog.writePhotoFile(bytes, of: info, changes)
+    }
+
+    /// An error about the record's `imageName`, located at its value.
+    private func imageError(_ message: String, _ record: DecodedRecord) -> ImportError {
+        ImportError(
+            location: record.imageName?.location ?? record.location, recordNumber: number,
+            record: record.tie.label, field: "imageName", message: message)
+    }
+
+    private mutating func warnMissingImage(_ record: DecodedRecord, tried: [String]) {
+        let number = number
+        let update = options.update
+        warnings.add(
+            .missingImage, at: record.imageName?.location,
+            "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
+                + (update ? "keeping the stored photo, if any" : "imported without a photo"))
     }
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         for index in deferredIndexes {
             try db.execute(sql: index.createSQL)
         }
-        // A photo stored for a record that was then left unchanged.
-        for info in storedPhotos.values {
-            try catalog.releasePhoto(info, db, changes)
+        // Bytes stored for records that were then left unchanged.
+        for sha256 in insertedPhotos where !photosUsed.contains(sha256) {
+            try catalog.dropUnusedBlob(sha256, db)
         }
-        for (key, location) in decoder.unknownKeys {
-            report.warnings.append(ImportWarning(location: location, message: "unknown key \"\(key)\" ignored"))
-        }
-        if decoder.moreUnknownKeys > 0 {
-            report.warnings.append(
-                ImportWarning(
-                    location: nil,
-                    message: "\(decoder.moreUnknownKeys)\(decoder.moreUnknownKeys >= 4096 - BowTieDecoder.unknownKeyLimit ? " or more" : "") other unknown keys ignored"))
+        let folder = images.directory.path
+        (report.warnings, report.moreWarnings) = warnings.finish { kind, count, plural in
+            switch kind {
+            case .missingImage:
+                "… and \(count) more record\(plural ? "s" : "") whose photo file is not in \(folder)"
+            case .unknownKey:
+                "… and \(count) more unknown key\(plural ? "s" : "") ignored"
+            }
         }
         report.distinctPhotos = photosUsed.count
+        // Every file this transaction created is used by a record it
+        // wrote, so none is removed at the commit: the count is exact.
+        report.photoFilesWritten = dryRun ? 0 : changes.created.count
         report.dryRun = dryRun
         return report
     }

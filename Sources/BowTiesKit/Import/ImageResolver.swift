@@ -8,10 +8,14 @@ import PropertyList
 /// Finds the photo files that records name, inside one images folder and
 /// nowhere else.
 ///
-/// A name is tried as written, then with `.png` added. A name that is
-/// absolute, has a `..` component, or resolves (through symbolic links)
-/// outside the folder is refused; so is anything that is not a regular
-/// file or is larger than ``maximumPhotoSize``.
+/// A name is tried as written, then with `.png` added. A name is a file
+/// name directly in the folder: one that is absolute, is `..`, holds a
+/// path separator (`/`), or resolves (through symbolic links) outside the
+/// folder is refused; so is anything that is not a regular file or is
+/// larger than ``maximumPhotoSize``.
+///
+/// The refusals that look at the name alone do not depend on the folder
+/// or the store, so a file gets the same verdict wherever it is imported.
 struct ImageResolver {
     /// The largest photo accepted (a guard against mistakes such as naming
     /// a disk image, not a limit of the store).
@@ -53,8 +57,16 @@ struct ImageResolver {
         guard !name.hasPrefix("/") else {
             throw ImageRefusal("image name \(quoted) is absolute; names are relative to \(directory.path)")
         }
-        guard !name.split(separator: "/").contains("..") else {
+        guard !name.split(separator: "/", omittingEmptySubsequences: false).contains("..") else {
             throw ImageRefusal("image name \(quoted) leaves the images folder (\"..\")")
+        }
+        // Names are file names. Refused on the name alone, a subfolder gets
+        // the same verdict whether or not it exists where the file is
+        // imported, before anything is looked up.
+        guard !name.contains("/") else {
+            throw ImageRefusal(
+                "image name \(quoted) contains a path separator (\"/\"); names are file names directly in \(directory.path)"
+            )
         }
         guard !name.utf8.contains(0) else { throw ImageRefusal("image name contains a NUL character") }
         let candidates = [name] + (name.hasSuffix(".png") ? [] : [name + ".png"])

@@ -45,6 +45,25 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
 /// Something the import did but the user should know about; it does not
 /// stop the import.
 public struct ImportWarning: Sendable, CustomStringConvertible {
+    /// What a warning is about: warnings beyond the first few are counted
+    /// by kind (see ``ImportReport/moreWarnings``).
+    public enum Kind: String, Sendable, CaseIterable, Codable {
+        /// A record names an image that is not in the images folder.
+        case missingImage
+        /// A key the model does not know (each distinct key once).
+        case unknownKey
+
+        /// The kind's position in ``allCases``: counters are kept in an
+        /// array, not a dictionary, on the import's path.
+        var index: Int {
+            switch self {
+            case .missingImage: 0
+            case .unknownKey: 1
+            }
+        }
+    }
+
+    public var kind: Kind
     public var location: SourceLocation?
     public var message: String
 
@@ -53,17 +72,39 @@ public struct ImportWarning: Sendable, CustomStringConvertible {
     }
 }
 
+/// The warnings of one kind that came after the first few, counted, with
+/// one line that says what they were:
+///
+///     … and 399,980 more records whose photo file is not in /data/Images
+public struct ImportWarningSummary: Sendable, CustomStringConvertible {
+    public var kind: ImportWarning.Kind
+    /// How many warnings of this kind were not given one by one.
+    public var count: Int
+    /// False when there were more than ``count`` (unknown keys are told
+    /// apart only among the first few thousand distinct ones).
+    public var isExact: Bool
+    /// The line shown for them.
+    public var message: String
+
+    public var description: String { message }
+}
+
 /// What an import did.
 public struct ImportReport: Sendable {
     public var added = 0
     public var updated = 0
     public var unchanged = 0
+    /// The first 20 warnings, in file order, whatever their kind.
     public var warnings: [ImportWarning] = []
+    /// The warnings after those, one summary per kind, in the order the
+    /// kinds first overflowed.
+    public var moreWarnings: [ImportWarningSummary] = []
     /// When true nothing was written: the counts say what would happen.
     public var dryRun = false
     /// Records that have a photo.
     public var photos = 0
-    /// External photo files written by this import (shared photos count once).
+    /// External photo files this import added to the photo folder: each
+    /// photo counts once, and a photo already on disk not at all.
     public var photoFilesWritten = 0
     /// How many different photos those records use: each is stored once.
     public var distinctPhotos = 0

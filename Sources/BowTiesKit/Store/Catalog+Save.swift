@@ -69,34 +69,67 @@ extension Catalog {
         return tie
     }
 
-    /// Makes sure the `blob` table holds `data`: once per content, inline up
-    /// to `threshold` bytes, else in a file written (unless this is a dry
-    /// run) while the transaction holds the write lock.
+    /// Makes sure the `blob` table holds `data`, and, when it is stored
+    /// externally, the photo folder its file (written, unless `writeFiles`
+    /// is false, while the transaction holds the write lock).
     ///
     /// Content already stored keeps its place; a missing external file is
     /// written again from these bytes.
     func storePhoto(
         _ data: Data, threshold: Int, _ db: Database, _ changes: PhotoChanges, writeFiles: Bool
     ) throws -> PhotoInfo {
+        let info = try insertBlob(data, threshold: threshold, db).info
+        if writeFiles { try writePhotoFile(data, of: info, changes) }
+        return info
+    }
+
+    /// Makes sure the `blob` table holds `data`, once per content: inline
+    /// up to `threshold` bytes, else as a reference to a file. Writes no
+    /// file: an import stores the bytes before it knows whether a record
+    /// will use them, and writes the file only once one does
+    /// (``writePhotoFile(_:of:_:)``).
+    ///
+    /// - Returns: The photo's description (content already stored keeps
+    ///   its place), and whether this call added the row.
+    func insertBlob(_ data: Data, threshold: Int, _ db: Database) throws -> (info: PhotoInfo, isNew: Bool) {
         let sha256 = data.sha256Hex
         if let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT byteCount, external FROM \(Self.blobTable) WHERE sha256 = ?"),
             arguments: [sha256])
         {
             let external: Bool = row[1]
-            if external, writeFiles, try photos.store(data, sha256: sha256) {
-                changes.created.insert(sha256)
-            }
-            return PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline)
+            return (PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline), false)
         }
         let external = data.count > threshold
-        if external, writeFiles, try photos.store(data, sha256: sha256) {
-            changes.created.insert(sha256)
-        }
         try db.cachedStatement(
             sql: "INSERT INTO \(Self.blobTable) (sha256, byteCount, external, data) VALUES (?, ?, ?, ?)"
         ).execute(arguments: [sha256, data.count, external, external ? nil : data])
-        return PhotoInfo(byteCount: data.count, sha256: sha256, storage: external ? .external : .inline)
+        return (PhotoInfo(byteCount: data.count, sha256: sha256, storage: external ? .external : .inline), true)
+    }
+
+    /// Writes the file of an external photo unless a file of that name and
+    /// size is already in the photo folder; inline photos have none.
+    ///
+    /// - Returns: True when this call created the file. It is then in
+    ///   `changes.created`, and removed again if the transaction fails.
+    /// - Throws: ``CatalogError`` `.storeIO`.
+    @discardableResult
+    func writePhotoFile(_ data: Data, of photo: PhotoInfo, _ changes: PhotoChanges) throws -> Bool {
+        guard photo.storage == .external, try photos.store(data, sha256: photo.sha256) else { return false }
+        changes.created.insert(photo.sha256)
+        return true
+    }
+
+    /// Drops the blob of bytes that were stored in this transaction but
+    /// that no record came to use. Unlike ``releasePhoto(_:_:_:)`` it
+    /// leaves the photo folder alone: no file was written for them.
+    func dropUnusedBlob(_ sha256: String, _ db: Database) throws {
+        try db.cachedStatement(
+            sql: """
+                DELETE FROM \(Self.blobTable) WHERE sha256 = ?
+                AND NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)
+                """
+        ).execute(arguments: [sha256, sha256])
     }
 
     /// Drops a photo's blob when no record uses it any more (in the

@@ -101,8 +101,14 @@ extension BowTies {
         }
 
         private func show(_ report: ImportReport, source: URL, storeURL: URL) throws {
+            // The first warnings one by one, then a line per kind for the
+            // rest: a file of 400,000 records without their photos gets 21
+            // lines, not 400,000.
             for warning in report.warnings {
                 Output.warning(warning.description)
+            }
+            for summary in report.moreWarnings {
+                Output.warning(summary.message)
             }
             if options.json {
                 try Output.json(ReportJSON(report, file: source.path, store: storeURL.path))
@@ -142,7 +148,18 @@ private struct ReportJSON: Encodable {
     var photos: Int
     var photoFilesWritten: Int
     var distinctPhotos: Int
+    /// The first warnings, as printed.
     var warnings: [String]
+    /// The rest, counted by kind: `{"kind": "missingImage", "count":
+    /// 399980, "exact": true, "message": "… and 399,980 more records ..."}`.
+    var moreWarnings: [MoreWarnings]
+
+    struct MoreWarnings: Encodable {
+        var kind: String
+        var count: Int
+        var exact: Bool
+        var message: String
+    }
 
     init(_ report: ImportReport, file: String, store: String) {
         self.file = file
@@ -155,5 +172,8 @@ private struct ReportJSON: Encodable {
         photoFilesWritten = report.photoFilesWritten
         distinctPhotos = report.distinctPhotos
         warnings = report.warnings.map(\.description)
+        moreWarnings = report.moreWarnings.map {
+            MoreWarnings(kind: $0.kind.rawValue, count: $0.count, exact: $0.isExact, message: $0.message)
+        }
     }
 }
