@@ -45,6 +45,12 @@ SQLITE_EXPORT_SQL = (
 )
 SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
 
+# The warnings-memory pair: an import whose every photo is missing warns
+# once per record; its peak RSS must stay within this of the same import
+# with its photos (only the first warnings are kept, the rest counted).
+WARNINGS_RECORDS = 400_000
+WARNINGS_MEMORY_LIMIT_KIB = 5 * 1024
+
 IMPORTERS = ["bowties", "c", "python", "foundation"]
 LABELS = {
     "bowties": "bowties",
@@ -108,6 +114,11 @@ def parse_options(argv):
     parser.add_argument("--output", metavar="FILE",
                         help="where to write the report (default bench/results/latest.md; "
                         "bench/work/quick.md with --quick, so a test run never replaces real figures)")
+    parser.add_argument("--warnings-records", metavar="N", type=count_argument,
+                        help="size of the warnings-memory pair: one import with the photos, one with none "
+                        "found (default 400k; the smallest --records size with --quick)")
+    parser.add_argument("--skip-warnings", action="store_true",
+                        help="skip the warnings-memory pair")
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target fails")
     options = parser.parse_args(argv)
     if options.quick:
@@ -115,6 +126,8 @@ def parse_options(argv):
         options.runs = 1
         options.short_runs = 5
     options.records = sorted(set(options.records or [100_000, 1_000_000]))
+    if options.warnings_records is None:
+        options.warnings_records = options.records[0] if options.quick else WARNINGS_RECORDS
     if options.output is None:
         options.output = os.path.join(WORK, "quick.md") if options.quick else os.path.join(BENCH, "results", "latest.md")
     if options.runs < 1 or options.short_runs < 1:
@@ -408,6 +421,46 @@ def measure_size(count, options, binaries):
     return figures
 
 
+# ---------------------------------------------------------------- warnings
+
+def measure_warnings(count, binaries):
+    """Peak RSS of one import with the photos and one with none found.
+
+    The same file both times. With `--images SampleData/Images` every photo
+    is found; without `--images`, image names resolve in `Images/` beside
+    the file, which bench/work/data does not have, so every record warns
+    that its photo is missing. One run each: the figure is memory, which
+    moves little from run to run.
+    """
+    plist = data_file(count, images=True)
+    images_beside = os.path.join(os.path.dirname(plist), "Images")
+    figures = {"count": count, "with": Result(), "without": Result(), "warning_lines": None,
+               "summary": None}
+    if os.path.exists(images_beside):
+        figures["without"].failure = f"{images_beside} exists: the photos would be found"
+        log(f"  warnings: FAILED ({figures['without'].failure})")
+        return figures
+    stores = os.path.join(WORK, "stores")
+    os.makedirs(stores, exist_ok=True)
+    warm(plist)
+    for name, extra in (("with", ["--images", IMAGES]), ("without", [])):
+        store = os.path.join(stores, f"warnings-{name}-{count}.sqlite")
+        remove_store(store)
+        run = timed([binaries["bowties"], "import", plist, "--store", store] + extra)
+        if record(figures[name], run, f"warnings import {name} photos"):
+            rows = query(store, "SELECT count(*) FROM bowtie")[0]
+            if rows != count:
+                figures[name].failure = f"stored {rows} rows, expected {count}"
+                log(f"    warnings import {name} photos: FAILED ({figures[name].failure})")
+            log(f"  {count:>9,} import {name + ' photos':<17}: {run.wall:7.2f} s {run.rss / 1024:7.1f} MiB")
+            if name == "without":
+                lines = [line for line in run.stderr.splitlines() if line.startswith("bowties: warning: ")]
+                figures["warning_lines"] = len(lines)
+                figures["summary"] = lines[-1][len("bowties: warning: "):] if lines else None
+        remove_store(store)
+    return figures
+
+
 # ---------------------------------------------------------------- report
 
 def seconds(value):
@@ -505,7 +558,7 @@ def machine(bowties):
     ]
 
 
-def report(all_figures, options, machine_rows, loads, elapsed):
+def report(all_figures, warnings, options, machine_rows, loads, elapsed):
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
     lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
@@ -570,13 +623,43 @@ def report(all_figures, options, machine_rows, loads, elapsed):
                       + ("byte-identical files." if same else "DIFFERENT files." if same is False
                          else "files that were not compared (a run failed).") , ""]
 
+    if warnings:
+        count = warnings["count"]
+        with_, without = warnings["with"], warnings["without"]
+        lines += [f"## Warnings: {count:,} records, every photo found or none (1 run each)", "",
+                  "The same file imported twice into new stores: with `--images SampleData/Images`, and "
+                  "without `--images`, so that names resolve in an `Images/` folder that does not exist and "
+                  "every record warns that its photo is missing.", "",
+                  "| import | wall | CPU user+sys | peak RSS |", "|---|---:|---:|---:|"]
+        for label, result in (("photos found", with_), ("no photo found", without)):
+            wall, _, cpu, rss = cell(result)
+            lines.append(f"| {label} | {wall} | {cpu} | {rss} |")
+        lines.append("")
+        difference = warnings_difference(warnings)
+        lines.append(f"Peak RSS without photos − with: **{signed_mib(difference)}**.")
+        if warnings["warning_lines"] is not None:
+            lines.append(f"Warning lines printed without photos: {warnings['warning_lines']:,}"
+                         + (f"; the last: `{warnings['summary']}`" if warnings["summary"] else "") + ".")
+        lines.append("")
+
     lines += ["## Targets", "", "| target | figure | pass |", "|---|---|---|"]
-    lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in targets(all_figures)]
+    lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in targets(all_figures, warnings)]
     lines.append("")
     return "\n".join(lines)
 
 
-def targets(all_figures):
+def warnings_difference(warnings):
+    """Peak RSS without photos minus with photos, in KiB, or None."""
+    if not warnings or not (warnings["with"].ok and warnings["without"].ok):
+        return None
+    return warnings["without"].peak - warnings["with"].peak
+
+
+def signed_mib(kib):
+    return "—" if kib is None else f"{kib / 1024:+.1f} MiB"
+
+
+def targets(all_figures, warnings=None):
     """(target, figure, PASS/FAIL/n/a) rows; sizes as measured."""
     rows = []
 
@@ -644,6 +727,13 @@ def targets(all_figures):
                      verdict(None if r is None else r <= 1.10)))
     else:
         rows.append(("export memory flat across sizes", "needs two sizes", "n/a"))
+    if warnings:
+        difference = warnings_difference(warnings)
+        figure = (f"{mib(warnings['without'].peak)} vs {mib(warnings['with'].peak)} ({signed_mib(difference)})"
+                  if difference is not None else "—")
+        rows.append((f"import peak RSS with no photo found ≤ 5 MiB above the import with photos "
+                     f"({warnings['count']:,})", figure,
+                     verdict(None if difference is None else difference <= WARNINGS_MEMORY_LIMIT_KIB)))
     return rows
 
 
@@ -670,8 +760,12 @@ def main(argv):
     for count in options.records:
         log(f"== {count:,} records")
         all_figures.append(measure_size(count, options, binaries))
+    warnings = None
+    if not options.skip_warnings:
+        log(f"== warnings: {options.warnings_records:,} records, with and without photos")
+        warnings = measure_warnings(options.warnings_records, binaries)
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
-    text = report(all_figures, options, machine_rows, loads, time.perf_counter() - start)
+    text = report(all_figures, warnings, options, machine_rows, loads, time.perf_counter() - start)
     os.makedirs(os.path.dirname(os.path.abspath(options.output)), exist_ok=True)
     with open(options.output, "w", encoding="utf-8") as out:
         out.write(text)
@@ -683,10 +777,12 @@ def main(argv):
         checks = figures["checks"]
         worn, expected = checks.get("wear_counted", (0, 0))
         failed = failed or checks.get("same_csv") is False or worn != expected
+    if warnings:
+        failed = failed or any(result.failure for result in (warnings["with"], warnings["without"]))
     if failed:
         log("bench: a command failed or a check did not hold; see the report")
         return 1
-    if options.strict and any(verdict == "**FAIL**" for _, _, verdict in targets(all_figures)):
+    if options.strict and any(verdict == "**FAIL**" for _, _, verdict in targets(all_figures, warnings)):
         return 2
     return 0
 
