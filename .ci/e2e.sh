@@ -327,6 +327,27 @@ bt wear R
 check "wear without --wait waits for the lock, says who it waits for, then succeeds" eval '[[ $rc == 0 ]] && err_has "waiting for the catalog: python3 (pid $holder)"'
 wait "$holder" || true
 
+# --- image names, bounded warnings (issue 9) -----------------------------------
+mkdir -p "$WORK/names"
+python3 - "$SAMPLE" "$WORK/names" <<'EOF'
+import plistlib, sys
+ties = plistlib.load(open(sys.argv[1], "rb"))
+ties[2]["imageName"] = "../Images/yellow.png"
+plistlib.dump(ties, open(sys.argv[2] + "/Escape.plist", "wb"))
+many = [{"id": "00000000-0000-4000-8000-%012d" % n, "name": "Tie %d" % n, "searchKey": "W%d" % n,
+         "imageName": "missing-%d.png" % n} for n in range(30)]
+plistlib.dump(many, open(sys.argv[2] + "/Missing.plist", "wb"))
+EOF
+store_sums >"$WORK/sums.before"
+bt import "$WORK/names/Escape.plist" --images "$IMAGES"
+check "an image name with .. is refused (exit 65, located, imageName) on a store that already holds the records" \
+    eval '[[ $rc == 65 ]] && err_has "Escape.plist:" && err_has "record 3" && err_has "imageName" && store_sums | cmp -s - "$WORK/sums.before"'
+export BOWTIES_STORE=$WORK/warnings/catalog.sqlite
+bt import "$WORK/names/Missing.plist"
+check "30 records whose photo is missing: 20 warnings one by one, then one counted line" \
+    eval '[[ $rc == 0 && $(grep -c "^bowties: warning: " "$WORK/err") == 21 ]] && err_has "10 more records whose photo file is not in"'
+export BOWTIES_STORE=$WORK/catalog.sqlite
+
 # --- a damaged photo ------------------------------------------------------------
 # A missing file hides nothing else about its tie; only writing the photo out fails.
 blue_file=$SUPPORT/$(sha256sum <"$IMAGES/blue.png" | cut -c1-64)
