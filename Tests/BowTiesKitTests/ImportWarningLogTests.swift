@@ -51,7 +51,7 @@ struct ImportWarningLogTests {
         #expect(
             more.map(\.message) == ["missingImage: 1,234,567, plural true", "unknownKey: at least 0, plural true"])
         #expect(more.map(\.isExact) == [true, false])
-        #expect(ImportWarningLog.grouped(999) == "999" && ImportWarningLog.grouped(1_000) == "1,000")
+        #expect(999.groupedDigits == "999" && 1_000.groupedDigits == "1,000" && 1_234_567.groupedDigits == "1,234,567")
     }
 
     @Test func fewWarningsHaveNoSummary() {

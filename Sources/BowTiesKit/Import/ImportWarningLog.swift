@@ -57,22 +57,10 @@ struct ImportWarningLog {
         let more = overflowed.map { kind in
             let count = counts[kind.index]
             let exact = !inexact[kind.index]
-            let text = (exact ? "" : "at least ") + Self.grouped(count)
+            let text = (exact ? "" : "at least ") + count.groupedDigits
             return ImportWarningSummary(
                 kind: kind, count: count, isExact: exact, message: describe(kind, text, count != 1 || !exact))
         }
         return (shown, more)
-    }
-
-    /// `399,980`: digits grouped by three, whatever the locale (counts
-    /// are never negative).
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(character)
-        }
-        return result
     }
 }

@@ -60,13 +60,7 @@ enum Output {
 
     /// `16,698`.
     static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, character) in digits.enumerated() {
-            if index > 0 && (digits.count - index) % 3 == 0 { result += "," }
-            result.append(character)
-        }
-        return result
+        value.groupedDigits
     }
 
     /// Two cells of the colour when colour output is on, else nothing.
