@@ -161,7 +161,9 @@ struct TagCommandTests {
         // Columns are padded to their widest cell: compare the words.
         let words = result.stdoutLines.map { $0.split(separator: " ").map(String.init) }
         #expect(
-            words == [["TAG", "TIES"], ["formal", "2"], ["Paisley", "1"], ["wedding", "1"], [], ["3", "tags"], []],
+            words == [
+                ["TAG", "TIES"], ["formal", "2"], ["Paisley", "1"], ["wedding", "1"], [], ["3", "tags"], [],
+            ],
             "\(result)")
         #expect(result.stdoutLines.suffix(3) == ["", "3 tags", ""], "\(result)")
     }
@@ -298,7 +300,10 @@ struct TagCommandTests {
     func importTags() throws {
         let workspace = try CatalogWorkspace()
         let file = try workspace.writeInput(
-            Self.document([("T1", "<array><string>formal</string><string>Wedding</string></array>"), ("T2", "<array><string>formal</string></array>")]),
+            Self.document([
+                ("T1", "<array><string>formal</string><string>Wedding</string></array>"),
+                ("T2", "<array><string>formal</string></array>"),
+            ]),
             to: "Tagged.plist")
         let first = try workspace.run("import", file.path)
         #expect(first.status == 0, "\(first)")
@@ -313,7 +318,9 @@ struct TagCommandTests {
         #expect(try Self.catalogTags(workspace) == [Count("formal", 2), Count("Wedding", 1)])
 
         let changed = try workspace.writeInput(
-            Self.document([("T1", "<array><string>casual</string></array>"), ("T2", "<array><string>formal</string></array>")]),
+            Self.document([
+                ("T1", "<array><string>casual</string></array>"), ("T2", "<array><string>formal</string></array>"),
+            ]),
             to: "Retagged.plist")
         let update = try workspace.run("import", changed.path, "--update")
         #expect(update.status == 0, "\(update)")
@@ -328,7 +335,10 @@ struct TagCommandTests {
         "a tags value that is not an array of strings: exit 65, located, naming the field; nothing imported",
         arguments: [
             ("<string>formal</string>", "<string>formal</string>"),
-            ("<array>\n\t\t\t<string>formal</string>\n\t\t\t<integer>1</integer>\n\t\t</array>", "<integer>1</integer>"),
+            (
+                "<array>\n\t\t\t<string>formal</string>\n\t\t\t<integer>1</integer>\n\t\t</array>",
+                "<integer>1</integer>"
+            ),
         ])
     func importInvalidTags(value: String, culprit: String) throws {
         let workspace = try CatalogWorkspace()

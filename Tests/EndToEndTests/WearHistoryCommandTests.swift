@@ -194,7 +194,8 @@ struct WearHistoryCommandTests {
         #expect(wears.count == 40, "\(history)")
         #expect(history["timesWorn"] as? Int == 52, "\(history)")
         // Newest first: ten of each day, the 4th first.
-        #expect(wears.map(\.date) == (1...4).reversed().flatMap { Array(repeating: "2020-01-0\($0)T00:00:00Z", count: 10) })
+        #expect(
+            wears.map(\.date) == (1...4).reversed().flatMap { Array(repeating: "2020-01-0\($0)T00:00:00Z", count: 10) })
     }
 
     // MARK: - unwear
@@ -429,7 +430,8 @@ struct WearHistoryCommandTests {
             #expect(readOnly.status == 0, "on the read-only catalog: \(readOnly)")
             #expect(
                 readOnly.stdout == writable.stdout,
-                "standard output differs from the writable run's\n--- writable\n\(writable)\n--- read-only\n\(readOnly)")
+                "standard output differs from the writable run's\n--- writable\n\(writable)\n--- read-only\n\(readOnly)"
+            )
             let after = try workspace.snapshot()
             let identical = after.isByteIdentical(to: before)
             #expect(identical, "\(after.byteDifference(from: before))")
