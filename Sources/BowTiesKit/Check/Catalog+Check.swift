@@ -102,6 +102,7 @@ extension Catalog {
             guard !schema.isNewer else { return report }
             report.problems += try foreignKeyProblems(db)
             if schema.isReady {
+                report.problems += try linkProblems(db)
                 report.problems += try recordProblems(db, count: &report.bowTieCount)
                 report.problems += try photoProblems(db, count: &report.photoCount)
             }
@@ -137,7 +138,7 @@ extension Catalog {
         var findings = SchemaFindings()
         let message: String
         let pending: [String]
-        switch try Self.migrator.state(db) {
+        switch try migrator.state(db) {
         case .newer(let unknown):
             findings.isNewer = true
             findings.problems.append(
@@ -152,7 +153,7 @@ extension Catalog {
             return findings
         case .uncreated:
             message = "the store has no schema yet (a command was interrupted before it could create it)"
-            pending = Self.migrator.identifiers
+            pending = migrator.identifiers
         case .outdated(let identifiers):
             message = "the store's schema is older than this version's"
             pending = identifiers
@@ -164,13 +165,11 @@ extension Catalog {
         return findings
     }
 
-    /// Where the bow-tie table of an up-to-date store differs from what
-    /// the declaration requires: a migration that does not match
-    /// ``BowTieModel`` (a bug), or a schema changed by hand.
+    /// Where the tables and triggers of an up-to-date store differ from
+    /// what the declaration requires: a migration that does not match
+    /// the model (a bug), or a schema changed by hand.
     private func schemaMismatchProblems(_ db: Database) throws -> [StoreProblem] {
-        guard let found = try TableSchema.read(BowTieModel.tableName, db) else { return [] }
-        let expected = BowTieModel.entity.expectedTableSchema(named: BowTieModel.tableName)
-        return found.differences(from: expected).map {
+        try model.schemaDifferences(db).map {
             StoreProblem(
                 .schemaMismatch, $0,
                 advice: "This version of bowties expects another schema: report it as a bug, with this output.")
@@ -178,31 +177,70 @@ extension Catalog {
     }
 
     /// Broken references other than photos (those are
-    /// ``StoreProblem/Kind/danglingPhoto``, found with their records).
+    /// ``StoreProblem/Kind/danglingPhoto``, found with their records): a
+    /// wear of a tie that is gone, a link to a tag that is gone.
     private func foreignKeyProblems(_ db: Database) throws -> [StoreProblem] {
-        try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").compactMap { row in
+        let photoTables = Set(model.blobColumns.map(\.table))
+        return try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").compactMap { row in
             let table: String = row[0]
             let parent: String = row[2]
-            guard !(table == BowTieModel.tableName && parent == Self.blobTable) else { return nil }
+            guard !(photoTables.contains(table) && parent == Self.blobTable) else { return nil }
             let rowid = row[1] as Int64?
+            let isModelTable = model.tableNames.contains(table)
             return StoreProblem(
                 .foreignKey,
                 "row \(rowid.map(String.init) ?? "?") of \(table) refers to a row of \(parent) that does not exist",
-                advice: "Restore the catalog from a backup.")
+                repair: isModelTable ? rowid.map { .removeDanglingRow(table: table, rowid: $0) } : nil,
+                advice: isModelTable ? nil : "Restore the catalog from a backup.")
         }
+    }
+
+    /// Pairs linked more than once, and derived values that disagree with
+    /// their history.
+    private func linkProblems(_ db: Database) throws -> [StoreProblem] {
+        var problems: [StoreProblem] = []
+        for table in model.joinTables {
+            let duplicates = try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) FROM (SELECT 1 FROM "\(table.name)" \
+                    GROUP BY "\(table.ownerColumn)", "\(table.otherColumn)" HAVING count(*) > 1)
+                    """) ?? 0
+            if duplicates > 0 {
+                problems.append(
+                    StoreProblem(
+                        .duplicateLink,
+                        "\(duplicates) pair\(duplicates == 1 ? " is" : "s are") linked more than once in \(table.name)",
+                        repair: .removeDuplicateLinks(table: table.name)))
+            }
+        }
+        for query in model.derivedMismatchQueries {
+            let rows = try Row.fetchAll(db, sql: query.sql + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
+            for row in rows.prefix(StoreProblem.maximumRecordsListed) {
+                let key = row[0] as DatabaseValue
+                problems.append(
+                    StoreProblem(
+                        .derivedMismatch,
+                        "\(query.attribute) of \(query.entity.name) \(key) is \(row[1] as DatabaseValue), "
+                            + "its history makes it \(row[2] as DatabaseValue)",
+                        repair: .recomputeDerived))
+            }
+        }
+        return problems
     }
 
     /// Records that break the model's rules or refer to photos the catalog
     /// does not hold.
     private func recordProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
+        let (table, photo) = photoColumn
         let dangling = try String.fetchAll(
             db,
             sql: """
-                SELECT DISTINCT photoData_sha256 FROM \(BowTieModel.tableName)
-                WHERE photoData_sha256 IS NOT NULL
-                AND NOT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = photoData_sha256)
-                ORDER BY photoData_sha256
+                SELECT DISTINCT \(photo) FROM \(table)
+                WHERE \(photo) IS NOT NULL
+                AND NOT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = \(photo))
+                ORDER BY \(photo)
                 """)
         for sha256 in dangling {
             let (records, recordCount) = try records(usingPhoto: sha256, db)
@@ -211,13 +249,28 @@ extension Catalog {
                     .danglingPhoto, "the catalog has no photo with SHA-256 \(sha256)", records: records,
                     recordCount: recordCount, sha256: sha256, repair: .clearPhoto(sha256: sha256)))
         }
-        let danglingSet = Set(dangling)
-        let rows = try Row.fetchCursor(db, sql: BowTie.selection + " ORDER BY \(BowTieModel.tableName).rowid")
+        for codec in model.entities.compactMap({ codecs[$0.name] }) {
+            try validateRecords(codec, db, dangling: Set(dangling), count: &count, into: &problems)
+        }
+        return problems
+    }
+
+    /// Validates every record of one entity, as a save would.
+    private func validateRecords(
+        _ codec: EntityCodec, _ db: Database, dangling danglingSet: Set<String>, count: inout Int,
+        into problems: inout [StoreProblem]
+    ) throws {
+        let isBowTie = codec.entity.name == bowTieCodec.entity.name
+        let photoIndex = codec.entity.attributes.firstIndex { $0.type == .binaryData }
+        let rows = try Row.fetchCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
         while let row = try rows.next() {
-            count += 1
+            if isBowTie { count += 1 }
             let failure: String
+            var label: String?
             do {
-                try BowTieModel.entity.validate(BowTie(row: row, transformers: transformers))
+                let record = try codec.decode(row)
+                label = record.label
+                try codec.entity.validate(record)
                 continue
             } catch let error as ValidationError {
                 // On one line, without the record: the problem names it.
@@ -229,15 +282,29 @@ extension Catalog {
             } catch {
                 failure = "it cannot be read: \(error)"
             }
-            let reference = Self.reference(row)
-            if let sha256 = String.fromDatabaseValue(row[9]), danglingSet.contains(sha256) { continue }
+            if let photoIndex,
+                let sha256 = String.fromDatabaseValue(row[Int(codec.selectedAttributeColumns[photoIndex])]),
+                danglingSet.contains(sha256)
+            {
+                continue
+            }
+            guard isBowTie else {
+                problems.append(
+                    StoreProblem(.invalidRecord, "\(codec.entity.name) \(label ?? "?"): \(failure)"))
+                continue
+            }
             problems.append(
                 StoreProblem(
-                    .invalidRecord, failure, records: [reference],
+                    .invalidRecord, failure, records: [Self.reference(row)],
                     advice: "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
                         + "`bowties import --update`, or delete it with `bowties delete`."))
         }
-        return problems
+    }
+
+    /// The bow-tie table and its photo column (the binary attribute).
+    private var photoColumn: (table: String, column: String) {
+        let entity = bowTieCodec.entity
+        return (entity.tableName, entity.attributes.first { $0.type == .binaryData }?.columnName ?? "NULL")
     }
 
     /// Inline photos that no longer match their hash or size, and photos
@@ -274,7 +341,7 @@ extension Catalog {
             db,
             sql: """
                 SELECT sha256, byteCount, external FROM \(Self.blobTable)
-                WHERE NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = blob.sha256)
+                WHERE NOT (\(blobInUseSQL("blob.sha256")))
                 ORDER BY sha256
                 """)
         for row in unused {
@@ -364,17 +431,15 @@ extension Catalog {
     /// Up to ``StoreProblem/maximumRecordsListed`` records that use a
     /// photo, and how many do.
     private func records(usingPhoto sha256: String, _ db: Database) throws -> ([RecordReference], Int) {
+        let (table, photo) = photoColumn
         let rows = try Row.fetchAll(
             db,
-            sql:
-                "SELECT id, searchKey, name FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ? ORDER BY rowid LIMIT ?",
+            sql: "SELECT id, searchKey, name FROM \(table) WHERE \(photo) = ? ORDER BY rowid LIMIT ?",
             arguments: [sha256, StoreProblem.maximumRecordsListed])
         let count =
             rows.count < StoreProblem.maximumRecordsListed
             ? rows.count
-            : try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?",
-                arguments: [sha256]) ?? 0
+            : try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table) WHERE \(photo) = ?", arguments: [sha256]) ?? 0
         return (rows.map(Self.reference), count)
     }
 
@@ -425,16 +490,12 @@ extension Catalog {
         case .applyMigrations:
             return true  // after every other repair: see repair(announce:)
         case .clearPhoto(let sha256):
-            try db.execute(
-                sql: "UPDATE \(BowTieModel.tableName) SET photoData_sha256 = NULL WHERE photoData_sha256 = ?",
-                arguments: [sha256])
+            for (table, column) in model.blobColumns {
+                try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [sha256])
+            }
             try forgetPhoto(sha256, db, changes)
         case .removePhoto(let sha256):
-            guard
-                try
-                    !(Bool.fetchOne(
-                        db, sql: "SELECT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)",
-                        arguments: [sha256]) ?? false)
+            guard try !(Bool.fetchOne(db, sql: "SELECT \(blobInUseSQL("?"))", arguments: [sha256]) ?? false)
             else { return false }
             try forgetPhoto(sha256, db, changes)
         case .fixByteCount(let sha256, let byteCount):
@@ -445,6 +506,18 @@ extension Catalog {
             // is writing it: it can go now.
             guard unlink(file.path) == 0 || errno == ENOENT else { return false }
             syncDirectory(file.deletingLastPathComponent())
+        case .removeDanglingRow(let table, let rowid):
+            guard model.tableNames.contains(table) else { return false }
+            try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
+        case .removeDuplicateLinks(let table):
+            guard let join = model.joinTables.first(where: { $0.name == table }) else { return false }
+            try db.execute(
+                sql: """
+                    DELETE FROM "\(table)" WHERE rowid NOT IN (SELECT min(rowid) FROM "\(table)" \
+                    GROUP BY "\(join.ownerColumn)", "\(join.otherColumn)")
+                    """)
+        case .recomputeDerived:
+            for statement in model.recomputeDerivedSQL { try db.execute(sql: statement) }
         }
         return true
     }

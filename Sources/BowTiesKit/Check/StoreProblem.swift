@@ -64,6 +64,11 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         case orphanPhoto
         /// A record that breaks the model's rules or cannot be read.
         case invalidRecord
+        /// The same two objects linked twice in a many-to-many relationship.
+        case duplicateLink
+        /// A derived attribute (times worn) that disagrees with its
+        /// baseline and relationship (the wear history).
+        case derivedMismatch
 
         /// How people read the kind: `missing photo file`.
         public var title: String {
@@ -81,6 +86,8 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
             case .orphanFile: "unused file"
             case .orphanPhoto: "unused photo"
             case .invalidRecord: "invalid record"
+            case .duplicateLink: "duplicate link"
+            case .derivedMismatch: "value disagrees with its history"
             }
         }
     }
@@ -99,6 +106,15 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
         case removePhoto(sha256: String)
         /// Record the right size for photo bytes that are otherwise fine.
         case fixByteCount(sha256: String, byteCount: Int)
+        /// Delete a row that refers to an object that no longer exists,
+        /// as the delete rule would have (a wear of a deleted tie, a link
+        /// to a deleted tag).
+        case removeDanglingRow(table: String, rowid: Int64)
+        /// Keep one of the rows that link the same two objects.
+        case removeDuplicateLinks(table: String)
+        /// Compute derived attributes again from their baselines and
+        /// relationships.
+        case recomputeDerived
 
         public var description: String {
             switch self {
@@ -107,6 +123,9 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
             case .removeFile: "remove the file"
             case .removePhoto: "forget the unused photo"
             case .fixByteCount(_, let byteCount): "record its size as \(byteCount) bytes"
+            case .removeDanglingRow(let table, _): "delete the row of \(table), as the delete rule would have"
+            case .removeDuplicateLinks: "keep one link"
+            case .recomputeDerived: "compute it again from the history"
             }
         }
     }

@@ -13,12 +13,19 @@ public enum ExportDestination: Sendable {
 }
 
 extension Catalog {
-    /// The CSV header: one column per attribute in declaration order; the
-    /// photo becomes its size and SHA-256.
-    public static var csvColumns: [String] {
-        BowTieModel.entity.attributes.flatMap { attribute -> [String] in
-            attribute.type == .binaryData ? ["photoBytes", "photoSHA256"] : [attribute.name]
-        }
+    /// The CSV header: one column per attribute in declaration order (the
+    /// photo becomes its size and SHA-256), then one per relationship
+    /// imported by name (`tags`).
+    public var csvColumns: [String] { Self.csvColumns(of: bowTieCodec.entity, in: model) }
+
+    /// The CSV header of the bow-tie model (``BowTieModel``).
+    public static var csvColumns: [String] { csvColumns(of: BowTieModel.entity, in: BowTieModel.model) }
+
+    static func csvColumns(of entity: EntityDescription, in model: ObjectModel) -> [String] {
+        entity.attributes.flatMap { attribute -> [String] in
+            attribute.type == .binaryData
+                ? [attribute.exportName + "Bytes", attribute.exportName + "SHA256"] : [attribute.exportName]
+        } + model.namedRelationships(of: entity).map { $0.importKey ?? $0.name }
     }
 
     /// Writes the catalog as CSV (RFC 4180: UTF-8, CRLF line ends, a header
@@ -50,7 +57,7 @@ extension Catalog {
             sink = { try atomic.write($0) }
         }
         var writer = CSVRowWriter(spreadsheetSafe: spreadsheetSafe, sink: sink)
-        for column in Self.csvColumns { writer.text(column) }
+        for column in csvColumns { writer.text(column) }
         try writer.endRow()
         let count = try read { db in try writeCSVRows(db, into: &writer) }
         try writer.flush()
@@ -59,38 +66,21 @@ extension Catalog {
     }
 
     /// One row per tie, cells in declaration order, read with
-    /// ``RawRowCursor`` (the record layer's column encodings, without a
-    /// ``BowTie`` per row).
+    /// ``RawRowCursor`` from the codec's selection (its column encodings,
+    /// without a ``Record`` per row).
     private func writeCSVRows(_ db: Database, into writer: inout CSVRowWriter) throws -> Int {
-        let attributes = BowTieModel.entity.attributes
-        var columns: [String] = []
-        for attribute in attributes {
-            if attribute.type == .binaryData {
-                columns += ["blob.byteCount", attribute.columnName]
-            } else {
-                columns.append("bowtie.\(attribute.columnName)")
-            }
-        }
-        let cursor = try RawRowCursor(
-            db,
-            sql: """
-                SELECT \(columns.joined(separator: ", "))
-                FROM \(BowTieModel.tableName) AS bowtie
-                LEFT JOIN \(Self.blobTable) AS blob ON blob.sha256 = bowtie.photoData_sha256
-                ORDER BY bowtie.rowid
-                """)
-        let colorTransformer = try BowTieModel.entity["tintColor"]?.valueTransformerName.map {
-            try transformers.transformer(named: $0)
-        }
+        let codec = bowTieCodec
+        let cursor = try RawRowCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
         // Types and names only: iterating the declarations themselves
         // would copy each (and its strings) for every row.
-        let types = attributes.map(\.type)
-        let names = attributes.map(\.name)
+        let types = codec.entity.attributes.map(\.type)
+        let names = codec.entity.attributes.map(\.name)
+        let columns = codec.selectedAttributeColumns
+        let transformers = codec.transformers
         var count = 0
         while try cursor.step() {
-            var column: Int32 = 0
             for index in types.indices {
-                defer { column += 1 }
+                let column = columns[index]
                 switch types[index] {
                 case .string, .uri, .uuid:
                     writer.text(cursor.text(column))
@@ -111,10 +101,13 @@ extension Catalog {
                     guard let flag = cursor.int64(column) else { writer.empty(); continue }
                     writer.plain((flag != 0 ? "true" : "false").utf8)
                 case .transformable:
-                    guard let bytes = cursor.blob(column), let colorTransformer else { writer.empty(); continue }
+                    guard let bytes = cursor.blob(column), let transformer = transformers[index] else {
+                        writer.empty()
+                        continue
+                    }
                     let value: AttributeValue
                     do {
-                        value = try colorTransformer.reverseTransformedValue(Data(bytes))
+                        value = try transformer.reverseTransformedValue(Data(bytes))
                     } catch let error as TransformerError {
                         throw CatalogError(
                             .storeIO, "cannot read the \(names[index]) of row \(count + 1): \(error)")
@@ -122,14 +115,21 @@ extension Catalog {
                     guard case .color(let color) = value else { writer.empty(); continue }
                     writer.hexColor(color)
                 case .binaryData:
-                    if let size = cursor.int64(column) {
+                    // The size (from the blob), then the SHA-256.
+                    if let size = cursor.int64(column + 1) {
                         writer.integer(size)
                     } else {
                         writer.empty()
                     }
-                    column += 1
                     writer.text(cursor.text(column))
                 }
+            }
+            for column in codec.selectedNameColumns {
+                guard let joined = cursor.text(column) else { writer.empty(); continue }
+                let names = EntityCodec.sortedNames(
+                    String(decoding: UnsafeRawBufferPointer(joined), as: UTF8.self)
+                        .split(separator: "\u{1F}").map(String.init))
+                writer.text(names.joined(separator: ", "))
             }
             try writer.endRow()
             count += 1

@@ -39,6 +39,7 @@ public enum RecordDecoding {
     ) throws -> Summary {
         let reader = try PropertyListReader(data: data, displayName: displayName)
         var decoder = BowTieDecoder()
+        let codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared)
         var warnings = ImportWarningLog()
         var summary = Summary()
         var number = 0
@@ -50,7 +51,7 @@ public enum RecordDecoding {
                 // What the store would write: the record layer's encoding
                 // (the colour through its transformer) must accept
                 // whatever validation let by.
-                _ = try record.tie.fieldArguments(transformers: .shared)
+                _ = try codec.insertArguments(record.tie.record)
                 summary.records += 1
             } catch let error as ImportError where !stopAtFirstInvalidRecord {
                 firstFailure = firstFailure ?? error

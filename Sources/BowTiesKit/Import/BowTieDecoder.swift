@@ -11,15 +11,17 @@ struct DecodedRecord {
     var location: SourceLocation
 }
 
-/// Turns one `<dict>` of a BowTies property list into a ``BowTie``.
+/// Turns one `<dict>` of a property list into a ``Record`` of an entity
+/// (bow ties, by default).
 ///
-/// Keys map to attributes through ``AttributeDescription/importKey``; the
-/// expected element for each key comes from the attribute's type; every
-/// value is then checked by the model's validation, so import applies the
-/// same rules as every other save. Errors are located at the offending
-/// element.
+/// Keys map to attributes through ``AttributeDescription/importKey``, and
+/// to to-many relationships through ``RelationshipDescription/importKey``
+/// (an `<array>` of names); the expected element for each key comes from
+/// the attribute's type; every value is then checked by the model's
+/// validation, so import applies the same rules as every other save.
+/// Errors are located at the offending element.
 struct BowTieDecoder {
-    let entity = BowTieModel.entity
+    let entity: EntityDescription
     /// Unknown keys met so far, so that each distinct key is warned about
     /// once. At most ``unknownKeysRemembered``: past that a key cannot be
     /// told from one met before, and the count of unknown keys becomes a
@@ -29,41 +31,40 @@ struct BowTieDecoder {
     static let unknownKeysRemembered = 4096
     /// Attribute positions by property-list key, with the key's length
     /// first: a scan that compares lengths is cheaper than hashing for a
-    /// dozen short keys.
+    /// dozen short keys. Relationships read by name follow, their position
+    /// offset by the number of attributes.
     private let importKeys: [(length: Int, key: String, index: Int)]
     /// Each attribute's type, by position (reading it from the
     /// declaration would copy the declaration for every value).
     private let types: [AttributeType]
-    private let slots: Slots
+    /// The relationships read as arrays of names.
+    private let namedRelationships: [String]
+    /// The positions of the attributes that label a record and derive
+    /// its id, and of the primary key.
+    private let keySlot: Int?
+    private let nameSlot: Int?
+    private let idSlot: Int?
+    private let derivedIDSlots: [Int]
 
-    /// Where each attribute the decoder builds a ``BowTie`` from sits in
-    /// the declaration.
-    private struct Slots {
-        var id = -1, name = -1, searchKey = -1, rating = -1, timesWorn = -1
-        var lastWorn = -1, isFavorite = -1, url = -1, tintColor = -1
-    }
-
-    init() {
+    init(entity: EntityDescription = BowTieModel.entity) {
+        self.entity = entity
         var importKeys: [(length: Int, key: String, index: Int)] = []
-        var slots = Slots()
         for (index, attribute) in entity.attributes.enumerated() {
             importKeys.append((attribute.importKey.utf8.count, attribute.importKey, index))
-            switch attribute.name {
-            case "id": slots.id = index
-            case "name": slots.name = index
-            case "searchKey": slots.searchKey = index
-            case "rating": slots.rating = index
-            case "timesWorn": slots.timesWorn = index
-            case "lastWorn": slots.lastWorn = index
-            case "isFavorite": slots.isFavorite = index
-            case "url": slots.url = index
-            case "tintColor": slots.tintColor = index
-            default: break
-            }
+        }
+        var named: [String] = []
+        for relationship in entity.relationships {
+            guard let key = relationship.importKey else { continue }
+            importKeys.append((key.utf8.count, key, entity.attributes.count + named.count))
+            named.append(relationship.name)
         }
         self.importKeys = importKeys
+        namedRelationships = named
         types = entity.attributes.map(\.type)
-        self.slots = slots
+        keySlot = entity.keyAttribute.flatMap(entity.index(ofAttribute:))
+        nameSlot = entity.nameAttribute.flatMap(entity.index(ofAttribute:))
+        idSlot = entity.attributes.firstIndex(where: \.isPrimaryKey)
+        derivedIDSlots = entity.derivedIDAttributes.compactMap(entity.index(ofAttribute:))
     }
 
     /// Decodes and validates the record `item`, the `number`th of the file.
@@ -77,14 +78,19 @@ struct BowTieDecoder {
         guard case .dictionary(let dictionary) = item.value else {
             throw ImportError(
                 location: item.location, recordNumber: number,
-                message: "expected a <dict> for each bow tie, found \(item.value.elementName)")
+                message: "expected a <dict> for each \(entity.name == "BowTie" ? "bow tie" : entity.name), "
+                    + "found \(item.value.elementName)")
         }
+        let entity = entity
+        let keySlot = keySlot
+        let nameSlot = nameSlot
         // Built only when something fails, but then before the error, so
         // that every error names the record.
         func label() -> String {
-            BowTie.label(
-                searchKey: dictionary["searchKey"].flatMap(\.value.stringValue),
-                name: dictionary["name"].flatMap(\.value.stringValue), id: nil)
+            func text(_ slot: Int?) -> String? {
+                slot.flatMap { dictionary[entity.attributes[$0].importKey] }.flatMap(\.value.stringValue)
+            }
+            return Record.label(key: text(keySlot), name: text(nameSlot), fallback: nil)
         }
         func failure(_ entry: PropertyListDictionary.Entry, _ message: String) -> ImportError {
             ImportError(
@@ -92,15 +98,22 @@ struct BowTieDecoder {
                 message: message)
         }
 
-        let attributes = entity.attributes
-        var values = [AttributeValue?](repeating: nil, count: attributes.count)
-        var url: URL?
+        let attributeCount = types.count
+        var values = [AttributeValue?](repeating: nil, count: attributeCount)
+        var names: [String: [String]] = [:]
         var imageName: (String, SourceLocation)?
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
                 noteUnknownKey(entry, warnings: &warnings)
+                continue
+            }
+            if index >= attributeCount {
+                names[namedRelationships[index - attributeCount]] = try Self.names(of: entry) { location, message in
+                    ImportError(
+                        location: location, recordNumber: number, record: label(), field: entry.key, message: message)
+                }
                 continue
             }
             if types[index] == .binaryData {
@@ -112,17 +125,17 @@ struct BowTieDecoder {
                 continue
             }
             do {
-                values[index] = try Self.value(of: entry.item, for: types[index], url: &url)
+                values[index] = try Self.value(of: entry.item, for: types[index])
             } catch let error as DecodingFailure {
                 throw failure(entry, error.message)
             }
         }
 
-        for index in attributes.indices where values[index] == nil {
-            values[index] = attributes[index].defaultValue
+        for index in 0..<attributeCount where values[index] == nil {
+            values[index] = entity.attributes[index].defaultValue
         }
-        if values[slots.id] == nil {
-            values[slots.id] = .uuid(Self.derivedID(searchKey: values[slots.searchKey], name: values[slots.name]))
+        if let idSlot, values[idSlot] == nil, !derivedIDSlots.isEmpty {
+            values[idSlot] = .uuid(Self.derivedID(derivedIDSlots.map { values[$0] }))
         }
         do {
             try entity.validate(record: label, valueAt: { values[$0] })
@@ -136,9 +149,30 @@ struct BowTieDecoder {
                 field: error.errors.isEmpty ? attribute?.importKey : nil,
                 message: error.description, validation: error)
         }
+        var record = Record(entity: entity, values: values)
+        record.names = names
         return DecodedRecord(
-            tie: bowTie(from: values, url: url), imageName: imageName.map { ($0.0, $0.1) },
-            location: item.location)
+            tie: BowTie(record: record), imageName: imageName.map { ($0.0, $0.1) }, location: item.location)
+    }
+
+    /// An `<array>` of `<string>` names, trimmed; the names themselves
+    /// are validated when their objects are found or made.
+    private static func names(
+        of entry: PropertyListDictionary.Entry, failure: (SourceLocation, String) -> ImportError
+    ) throws -> [String] {
+        guard case .array(let items) = entry.item.value else {
+            throw failure(
+                entry.item.location, "expected an <array> of <string>, found \(entry.item.value.elementName)")
+        }
+        var names: [String] = []
+        for element in items {
+            guard case .string(let name) = element.value else {
+                throw failure(
+                    element.location, "expected <string> in the \(entry.key) array, found \(element.value.elementName)")
+            }
+            names.append(name.trimmingCharacters(in: .whitespaces))
+        }
+        return names
     }
 
     /// Warns about a key the model does not know, the first time it is
@@ -164,9 +198,7 @@ struct BowTieDecoder {
     }
 
     /// Reads one value, checking that the element fits the attribute type.
-    private static func value(
-        of item: PropertyListItem, for type: AttributeType, url: inout URL?
-    ) throws -> AttributeValue {
+    private static func value(of item: PropertyListItem, for type: AttributeType) throws -> AttributeValue {
         func wrongType() -> DecodingFailure {
             DecodingFailure(message: "expected \(expectedElements(type)), found \(item.value.elementName)")
         }
@@ -176,12 +208,11 @@ struct BowTieDecoder {
         case (.uri, .string(let text)):
             // Foundation must be able to hold it too; validation then checks
             // that it is absolute.
-            guard let parsed = URL(string: text) else {
+            guard URL(string: text) != nil else {
                 throw DecodingFailure(
                     message: "\(AttributeValue.string(text).messageText) is not a valid URI "
                         + "(NSValidationInvalidURIError 1690)")
             }
-            url = parsed
             return .uri(text)
         case (.uuid, .string(let text)):
             // Trimming is the rare case; checking for it first costs more
@@ -283,9 +314,9 @@ struct BowTieDecoder {
     ///
     /// The first 16 bytes of SHA-256("bowties-id", searchKey, name), marked
     /// as an RFC 9562 version 8 (custom) UUID.
-    static func derivedID(searchKey: AttributeValue?, name: AttributeValue?) -> UUID {
+    static func derivedID(_ values: [AttributeValue?]) -> UUID {
         var input = Data("bowties-id\u{0}".utf8)
-        for value in [searchKey, name] {
+        for value in values {
             if case .string(let text)? = value { input.append(contentsOf: Array(text.utf8)) }
             input.append(0)
         }
@@ -299,21 +330,6 @@ struct BowTieDecoder {
             ))
     }
 
-    /// Builds the typed value; only called on values that passed validation.
-    private func bowTie(from values: [AttributeValue?], url: URL?) -> BowTie {
-        // Validation guarantees an id; the fallback is never taken.
-        guard case .uuid(let id)? = values[slots.id] else { return BowTie(name: nil) }
-        var tie = BowTie(id: id, name: nil)
-        if case .string(let text)? = values[slots.name] { tie.name = text }
-        if case .string(let text)? = values[slots.searchKey] { tie.searchKey = text }
-        if case .double(let number)? = values[slots.rating] { tie.rating = number }
-        if case .integer(let number)? = values[slots.timesWorn] { tie.timesWorn = Int32(clamping: number) }
-        if case .date(let date)? = values[slots.lastWorn] { tie.lastWorn = date }
-        if case .bool(let flag)? = values[slots.isFavorite] { tie.isFavorite = flag }
-        if case .uri? = values[slots.url] { tie.url = url }
-        if case .color(let color)? = values[slots.tintColor] { tie.tintColor = color }
-        return tie
-    }
 }
 
 extension PropertyListValue {

@@ -147,8 +147,9 @@ private struct RecordImporter {
     /// or search key within the file is told from one already stored,
     /// without keeping every id in memory.
     let firstNewRowID: Int64
-    let insert: BowTieInsertStatement
-    var decoder = BowTieDecoder()
+    let codec: EntityCodec
+    let insert: RecordInsertStatement
+    var decoder: BowTieDecoder
     var report = ImportReport()
     /// The first warnings and a count of the rest: memory stays flat
     /// however many records warn.
@@ -191,12 +192,14 @@ private struct RecordImporter {
         self.images = images
         self.options = options
         threshold = try Catalog.threshold(db)
-        firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(BowTieModel.tableName)") ?? 0) + 1
-        insert = try BowTieInsertStatement(db, transformers: catalog.transformers)
+        codec = catalog.bowTieCodec
+        decoder = BowTieDecoder(entity: codec.entity)
+        firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
+        insert = try RecordInsertStatement(db, codec: codec)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
             // the lookup-only indexes once at the end, in this transaction.
-            deferredIndexes = BowTieModel.entity.secondaryIndexes(on: BowTieModel.tableName)
+            deferredIndexes = catalog.model.indexes(of: codec.entity)
             for index in deferredIndexes {
                 try db.execute(sql: index.dropSQL)
             }
@@ -221,8 +224,11 @@ private struct RecordImporter {
         case .missing?, nil:
             tie.photo = nil
         }
-        guard try insert.insert(tie) == .inserted else {
+        guard try insert.insert(tie.record.values) == .inserted else {
             return try importRecordNotNew(record, named, readData)
+        }
+        if !tie.record.names.isEmpty {
+            try linkNames(tie.record, record)
         }
         report.added += 1
         switch named {
@@ -235,12 +241,28 @@ private struct RecordImporter {
         }
     }
 
+    /// Links a record the fast path inserted to the objects its file names
+    /// (its tags), creating those that do not exist.
+    private func linkNames(_ stored: Record, _ record: DecodedRecord) throws {
+        guard let key = stored.primaryKey else { return }
+        for named in codec.namedRelationships {
+            guard let names = stored.names[named.relationship.name] else { continue }
+            do {
+                _ = try codec.setNames(names, of: key.databaseValue, named, isNew: true, db)
+            } catch let error as ValidationError {
+                throw ImportError(
+                    location: record.location, recordNumber: number, record: record.tie.label,
+                    field: named.relationship.importKey, message: error.description, validation: error)
+            }
+        }
+    }
+
     /// A record the fast path did not insert: already stored (left alone,
     /// or updated with `--update`), or in conflict with another record.
     private mutating func importRecordNotNew(
         _ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?
     ) throws {
-        let tie = record.tie
+        var tie = record.tie
         let recordNumber = number
         func failure(_ message: String, field: String? = nil, at location: SourceLocation? = nil) -> ImportError {
             ImportError(
@@ -248,8 +270,9 @@ private struct RecordImporter {
                 message: message)
         }
 
+        let table = codec.entity.tableName
         let existing = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT rowid FROM \(BowTieModel.tableName) WHERE id = ?"),
+            db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE id = ?"),
             arguments: [tie.id.uuidString]
         ).map { $0[0] as Int64 }
         if let rowid = existing, rowid >= firstNewRowID || updatedIDs.contains(tie.id) {
@@ -262,7 +285,7 @@ private struct RecordImporter {
         if let key = tie.searchKey,
             let holder = try Row.fetchOne(
                 db.cachedStatement(
-                    sql: "SELECT rowid, name FROM \(BowTieModel.tableName) WHERE searchKey = ? AND id != ?"),
+                    sql: "SELECT rowid, name FROM \(table) WHERE searchKey = ? AND id != ?"),
                 arguments: [key, tie.id.uuidString])
         {
             let rowid: Int64 = holder[0]
@@ -289,11 +312,26 @@ private struct RecordImporter {
         }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
         if let previous {
+            // What the file leaves out stays: the links it does not name.
+            for (name, names) in previous.record.names where tie.record.names[name] == nil {
+                tie.record.names[name] = names
+            }
             var candidate = tie
             switch resolved {
             case .keep: candidate.photo = previous.photo
             case .remove: candidate.photo = nil
             case .store(let info): candidate.photo = info
+            }
+            // The file's counts are baselines: compared with the stored
+            // baselines, the store's totals stand for them.
+            let baselines = try catalog.baselines(of: previous.record, db)
+            for (index, baseline) in baselines where candidate.record.values[index] == baseline {
+                candidate.record.values[index] = previous.record.values[index]
+            }
+            candidate.record.names = candidate.record.names.mapValues {
+                EntityCodec.sortedNames($0.reduce(into: [String]()) { names, name in
+                    if !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { names.append(name) }
+                })
             }
             if candidate == previous {
                 report.unchanged += 1
@@ -301,7 +339,8 @@ private struct RecordImporter {
             }
         }
         do {
-            _ = try catalog.save(tie, photo: resolved, replacing: previous, db, changes, checkSearchKey: false)
+            _ = try catalog.save(
+                tie, photo: resolved, replacing: previous, db, changes, checkSearchKey: false, baselines: true)
         } catch let error as ValidationError {
             throw failure(error.description)
         }

@@ -42,6 +42,31 @@ extension AttributeDescription {
         if allowsExternalStorage { rules.append("allows external storage") }
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
+        if let pattern { rules.append("pattern \(pattern)") }
+        if isCaseInsensitive { rules.append("ignores case") }
+        if isIndexed { rules.append("indexed") }
+        if isPrimaryKey { rules.append("primary key") }
+        switch derivation {
+        case .count(let relationship)?: rules.append("baseline + count of \(relationship)")
+        case .latest(let relationship, let attribute)?: rules.append("latest of baseline and \(relationship).\(attribute)")
+        case nil: break
+        }
+        return rules
+    }
+}
+
+extension RelationshipDescription {
+    /// The relationship's rules in a few words: `optional`, `at least 1`,
+    /// `imported from "tags"`.
+    public var ruleSummary: [String] {
+        var rules: [String] = []
+        switch (minCount, maxCount) {
+        case (0, nil), (0, 1?): rules.append("optional")
+        case (1, 1?): rules.append("required")
+        case (let low, nil): rules.append("at least \(low)")
+        case (let low, let high?): rules.append("\(low)...\(high)")
+        }
+        if let importKey { rules.append("imported from \"\(importKey)\"") }
         return rules
     }
 }

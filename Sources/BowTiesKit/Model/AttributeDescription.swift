@@ -49,6 +49,22 @@ public struct AttributeDescription: Sendable {
     /// The value a record gets when its source does not give one, like
     /// Core Data's default value (scalars: 0, false).
     public var defaultValue: AttributeValue?
+    /// The attribute identifies its object: the table's primary key.
+    /// An entity without one is numbered by the store (``EntityDescription/primaryKeyColumn``).
+    public var isPrimaryKey: Bool
+    /// The store keeps an index on it, for lookups and sorting.
+    public var isIndexed: Bool
+    /// A regular expression a string must match as a whole (1680).
+    public var pattern: String?
+    /// Strings compare ignoring case, for uniqueness and lookups
+    /// (SQL `COLLATE NOCASE`).
+    public var isCaseInsensitive: Bool
+    /// The value follows from a relationship and a stored baseline (see
+    /// ``Derivation``): the store keeps it, and saves never write it.
+    public var derivation: Derivation?
+    /// The name exports and JSON use when it differs from ``name`` (the
+    /// photo is `photo` in JSON, `photoBytes` and `photoSHA256` in CSV).
+    public var exportName: String
 
     public init(
         _ name: String,
@@ -62,7 +78,13 @@ public struct AttributeDescription: Sendable {
         valueTransformerName: String? = nil,
         isUnique: Bool = false,
         importKey: String? = nil,
-        defaultValue: AttributeValue? = nil
+        defaultValue: AttributeValue? = nil,
+        isPrimaryKey: Bool = false,
+        isIndexed: Bool = false,
+        pattern: String? = nil,
+        isCaseInsensitive: Bool = false,
+        derivation: Derivation? = nil,
+        exportName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -76,6 +98,12 @@ public struct AttributeDescription: Sendable {
         self.isUnique = isUnique
         self.importKey = importKey ?? name
         self.defaultValue = defaultValue
+        self.isPrimaryKey = isPrimaryKey
+        self.isIndexed = isIndexed
+        self.pattern = pattern
+        self.isCaseInsensitive = isCaseInsensitive
+        self.derivation = derivation
+        self.exportName = exportName ?? name
     }
 
     /// The bounds validation enforces for a number: the declared ones,
@@ -89,6 +117,27 @@ public struct AttributeDescription: Sendable {
             return (low, high)
         default:
             return (minValue, maxValue)
+        }
+    }
+}
+
+/// How a derived attribute follows from a to-many relationship, like
+/// Core Data's derived attributes (`wears.@count`), with a baseline: the
+/// value the object had before the relationship recorded anything (the
+/// count an import brought). The store keeps the baseline in a column of
+/// its own (`timesWorn_baseline`) and the value up to date with triggers,
+/// so that it always agrees with the relationship, whoever writes.
+public enum Derivation: Sendable, Equatable {
+    /// The baseline plus the number of objects the relationship holds.
+    case count(of: String)
+    /// The latest of the baseline and the `attribute` of the objects the
+    /// relationship holds.
+    case latest(of: String, attribute: String)
+
+    /// The to-many relationship the value follows.
+    public var relationship: String {
+        switch self {
+        case .count(let relationship), .latest(let relationship, _): relationship
         }
     }
 }

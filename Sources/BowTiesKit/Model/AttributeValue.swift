@@ -13,8 +13,9 @@ public enum AttributeValue: Sendable, Equatable {
     case uuid(UUID)
     /// A URI as text: validation decides whether it is acceptable.
     case uri(String)
-    /// Binary data, described by its size (the bytes may live in a file).
-    case binary(byteCount: Int)
+    /// Binary data, described by its size, hash and place (the bytes may
+    /// live in a file, and are read only when asked for).
+    case blob(PhotoInfo)
     case color(Color)
 
     /// The value as an error message or a table shows it.
@@ -27,7 +28,7 @@ public enum AttributeValue: Sendable, Equatable {
         case .integer(let number): String(number)
         case .uuid(let id): id.uuidString
         case .uri(let text): text
-        case .binary(let count): "\(count) bytes"
+        case .blob(let info): "\(info.byteCount) bytes"
         case .color(let color): color.hexString
         }
     }

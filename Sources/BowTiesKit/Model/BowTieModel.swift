@@ -1,11 +1,13 @@
-/// The BowTie model, declared once as Core Data's BowTies sample declares
-/// it, with the validation rules that sample puts in its model.
+/// The BowTies object model, declared once as Core Data's BowTies sample
+/// declares it, with the validation rules that sample puts in its model,
+/// and the wear history and tags of the apps built on it.
 ///
-/// Schema, validation, import key mapping, CSV columns and error messages
-/// are all derived from this declaration. Deviations from the sample:
-/// `name` and `id` are required (a catalog entry without them cannot be
-/// shown or found), `timesWorn` may not be negative, `searchKey` must not
-/// be empty and is unique, `url` must be absolute.
+/// Schema, validation, import key mapping, CSV and JSON columns, `check`
+/// and `bowties model` are all derived from this declaration. Deviations
+/// from the sample: `name` and `id` are required (a catalog entry without
+/// them cannot be shown or found), `timesWorn` may not be negative,
+/// `searchKey` must not be empty and is unique, `url` must be absolute;
+/// `timesWorn` and `lastWorn` follow the wear history.
 public enum BowTieModel {
     /// The name the colour transformer is registered under.
     public static let colorTransformerName = "ColorAttributeTransformer"
@@ -13,26 +15,64 @@ public enum BowTieModel {
     public static let entity = EntityDescription(
         name: "BowTie",
         attributes: [
-            AttributeDescription("id", .uuid, isOptional: false),
+            AttributeDescription("id", .uuid, isOptional: false, isPrimaryKey: true),
             AttributeDescription("name", .string, isOptional: false, minLength: 1, maxLength: 500),
             AttributeDescription("searchKey", .string, minLength: 1, maxLength: 64, isUnique: true),
             AttributeDescription(
                 "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0)),
             AttributeDescription(
-                "timesWorn", .integer32, isOptional: false, minValue: 0, defaultValue: .integer(0)),
-            AttributeDescription("lastWorn", .date),
+                "timesWorn", .integer32, isOptional: false, minValue: 0, defaultValue: .integer(0),
+                derivation: .count(of: "wears")),
+            AttributeDescription("lastWorn", .date, derivation: .latest(of: "wears", attribute: "date")),
             AttributeDescription("isFavorite", .boolean, isOptional: false, defaultValue: .bool(false)),
             AttributeDescription("url", .uri),
             AttributeDescription(
                 "tintColor", .transformable, valueTransformerName: colorTransformerName),
             AttributeDescription(
-                "photoData", .binaryData, allowsExternalStorage: true, importKey: "imageName"),
+                "photoData", .binaryData, allowsExternalStorage: true, importKey: "imageName", exportName: "photo"),
+        ],
+        relationships: [
+            RelationshipDescription("wears", to: "Wear", inverse: "bowTie", toMany: true, deleteRule: .cascade),
+            RelationshipDescription(
+                "tags", to: "Tag", inverse: "bowTies", toMany: true, deleteRule: .nullify, importKey: "tags"),
+        ],
+        keyAttribute: "searchKey",
+        nameAttribute: "name",
+        derivedIDAttributes: ["searchKey", "name"]
+    )
+
+    /// One time a tie was worn.
+    public static let wear = EntityDescription(
+        name: "Wear",
+        attributes: [
+            AttributeDescription("date", .date, isOptional: false),
+            AttributeDescription("note", .string, maxLength: 1000),
+        ],
+        relationships: [
+            RelationshipDescription("bowTie", to: "BowTie", inverse: "wears", deleteRule: .nullify, minCount: 1)
         ]
     )
 
+    /// A name ties are filed under: `formal`, `wedding`.
+    public static let tag = EntityDescription(
+        name: "Tag",
+        attributes: [
+            AttributeDescription(
+                "name", .string, isOptional: false, minLength: 1, maxLength: 64, isUnique: true,
+                pattern: #"[^,\p{Cc}]*"#, isCaseInsensitive: true)
+        ],
+        relationships: [
+            RelationshipDescription("bowTies", to: "BowTie", inverse: "tags", toMany: true, deleteRule: .nullify)
+        ],
+        nameAttribute: "name"
+    )
+
+    /// The whole model.
+    public static let model = ObjectModel(entities: [entity, wear, tag])
+
     /// Every entity of the model, as `bowties model` lists them.
-    public static let entities = [entity]
+    public static var entities: [EntityDescription] { model.entities }
 
     /// The SQL table that holds bow ties.
-    static let tableName = "bowtie"
+    static let tableName = entity.tableName
 }

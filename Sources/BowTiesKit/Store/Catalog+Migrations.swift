@@ -6,6 +6,21 @@ extension Catalog {
     /// the hash.
     static let blobTable = "blob"
 
+    /// The `blob` table as v1 made it: where photos' bytes are, whatever
+    /// the model (not an entity: a store's own bookkeeping).
+    static let blobTableSQL = """
+        CREATE TABLE "blob" (\
+        "sha256" TEXT PRIMARY KEY NOT NULL, \
+        "byteCount" INTEGER NOT NULL, \
+        "external" BOOLEAN NOT NULL, \
+        "data" BLOB)
+        """
+
+    /// The `setting` table as v1 made it.
+    static let settingTableSQL = """
+        CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" ANY)
+        """
+
     /// The store's schema history, oldest first: each released schema
     /// version written down once, literally.
     ///
@@ -43,7 +58,27 @@ extension Catalog {
                 CREATE INDEX bowtie_searchKey_nocase ON bowtie(searchKey COLLATE NOCASE);
                 CREATE INDEX bowtie_photoData_sha256 ON bowtie(photoData_sha256);
                 CREATE TABLE "setting" ("key" TEXT PRIMARY KEY NOT NULL, "value" ANY);
-                """)
+                """),
+        // bowties 0.2.0: wear history and tags. The counts and dates
+        // stored so far had no history: they become the baselines the
+        // history adds to. The triggers keep timesWorn and lastWorn equal
+        // to baseline plus history, whoever writes. One statement a line.
+        SchemaMigration(
+            "v2: wear history and tags",
+            sql: """
+                ALTER TABLE "bowtie" ADD COLUMN "timesWorn_baseline" INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE "bowtie" ADD COLUMN "lastWorn_baseline" DOUBLE;
+                UPDATE "bowtie" SET "timesWorn_baseline" = "timesWorn", "lastWorn_baseline" = "lastWorn";
+                CREATE TABLE "wear" ("pk" INTEGER PRIMARY KEY, "date" DOUBLE NOT NULL, "note" TEXT, "bowTie_id" TEXT NOT NULL REFERENCES "bowtie"("id") ON DELETE CASCADE);
+                CREATE INDEX IF NOT EXISTS wear_bowTie_id ON wear(bowTie_id);
+                CREATE TABLE "tag" ("pk" INTEGER PRIMARY KEY, "name" TEXT NOT NULL UNIQUE COLLATE NOCASE);
+                CREATE TABLE "bowtie_tag" ("bowTie_id" TEXT NOT NULL REFERENCES "bowtie"("id") ON DELETE CASCADE, "tag_pk" INTEGER NOT NULL REFERENCES "tag"("pk") ON DELETE CASCADE, PRIMARY KEY ("bowTie_id", "tag_pk"));
+                CREATE INDEX IF NOT EXISTS bowtie_tag_tag_pk ON bowtie_tag(tag_pk);
+                CREATE TRIGGER "bowtie_wears_insert" AFTER INSERT ON "wear" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id")) WHERE "id" = NEW."bowTie_id"; END;
+                CREATE TRIGGER "bowtie_wears_delete" AFTER DELETE ON "wear" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id")) WHERE "id" = OLD."bowTie_id"; END;
+                CREATE TRIGGER "bowtie_wears_update" AFTER UPDATE OF "bowTie_id", "date" ON "wear" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id")) WHERE "id" = OLD."bowTie_id"; UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id")) WHERE "id" = NEW."bowTie_id"; END;
+                CREATE TRIGGER "bowtie_wears_baseline" AFTER UPDATE OF "timesWorn_baseline", "lastWorn_baseline" ON "bowtie" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = NEW."id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = NEW."id")) WHERE "id" = NEW."id"; END;
+                """),
     ])
 
     /// Applies every pending migration in one IMMEDIATE transaction of

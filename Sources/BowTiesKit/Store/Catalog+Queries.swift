@@ -38,9 +38,12 @@ extension Catalog {
     }
 
     func resolve(_ key: String, _ db: Database) throws -> BowTie {
+        let codec = bowTieCodec
+        let table = codec.entity.tableName
         func fetch(_ condition: String, _ arguments: StatementArguments, limit: Int = 2) throws -> [BowTie] {
-            try Row.fetchAll(db, sql: BowTie.selection + " WHERE \(condition) LIMIT \(limit)", arguments: arguments)
-                .map { try BowTie(row: $0, transformers: transformers) }
+            try Row.fetchAll(
+                db, sql: codec.selection + " WHERE \(table).\(condition) LIMIT \(limit)", arguments: arguments
+            ).map { BowTie(record: try codec.decode($0)) }
         }
         func single(_ matches: [BowTie], _ what: String) throws -> BowTie? {
             guard matches.count > 1 else { return matches.first }
@@ -57,7 +60,7 @@ extension Catalog {
         if prefix.count >= 4, prefix.count < 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
             // Ids are upper-case hex and dashes, all below "Z": a range scan
             // of the primary key finds the ids starting with the prefix.
-            if let tie = try single(fetch("id >= ? AND id < ?", [prefix, prefix + "Z"]), "id prefix") {
+            if let tie = try single(fetch("id >= ? AND \(table).id < ?", [prefix, prefix + "Z"]), "id prefix") {
                 return tie
             }
         }
@@ -67,21 +70,38 @@ extension Catalog {
     }
 
     /// All bow ties, in the order asked for.
-    public func bowTies(favoritesOnly: Bool = false, order: BowTieOrder = .added, reverse: Bool = false)
-        throws -> [BowTie]
-    {
+    ///
+    /// - Parameter tag: Only the ties with this tag (its name, ignoring case).
+    public func bowTies(
+        favoritesOnly: Bool = false, tag: String? = nil, order: BowTieOrder = .added, reverse: Bool = false
+    ) throws -> [BowTie] {
         try read { db in
-            var sql = BowTie.selection
-            if favoritesOnly { sql += " WHERE isFavorite" }
+            let codec = bowTieCodec
+            let table = codec.entity.tableName
+            var sql = codec.selection
+            var conditions: [String] = []
+            var arguments: StatementArguments = []
+            if favoritesOnly { conditions.append("\(table).isFavorite") }
+            if let tag, let tags = codec.namedRelationships.first(where: { $0.relationship.name == "tags" }) {
+                let destination = tags.destination
+                conditions.append(
+                    """
+                    \(table).\(codec.entity.primaryKeyColumn) IN (SELECT j."\(tags.near)" FROM "\(tags.table.name)" AS j \
+                    JOIN "\(destination.tableName)" AS d ON d."\(destination.primaryKeyColumn)" = j."\(tags.far)" \
+                    WHERE d."\(tags.nameColumn)" = ?)
+                    """)
+                arguments += [tag.trimmingCharacters(in: .whitespaces)]
+            }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
             let direction = reverse ? " DESC" : ""
             sql += " ORDER BY " + order.sql.split(separator: ",").map { $0 + direction }.joined(separator: ",")
-            return try Row.fetchAll(db, sql: sql).map { try BowTie(row: $0, transformers: transformers) }
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { BowTie(record: try codec.decode($0)) }
         }
     }
 
     /// The number of bow ties in the catalog.
     public func count() throws -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(BowTieModel.tableName)") ?? 0 }
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(bowTieCodec.entity.tableName)") ?? 0 }
     }
 
     /// A tie's photo read back and checked against its SHA-256: its bytes,

@@ -43,11 +43,14 @@ extension Catalog {
     }
 
     /// The save routine every change goes through, inside a transaction:
-    /// validate, check the search key, write the row, release the photo
-    /// the record no longer uses.
+    /// validate, check the search key, write the row (and the links it
+    /// carries), release the photo the record no longer uses.
+    ///
+    /// - Parameter baselines: Also set the baselines of derived attributes
+    ///   (an import's counts) when the tie exists.
     func save(
         _ tie: BowTie, photo: ResolvedPhoto, replacing existing: BowTie?, _ db: Database,
-        _ changes: PhotoChanges, checkSearchKey: Bool = true
+        _ changes: PhotoChanges, checkSearchKey: Bool = true, baselines: Bool = false
     ) throws -> BowTie {
         var tie = tie
         switch photo {
@@ -55,18 +58,14 @@ extension Catalog {
         case .remove: tie.photo = nil
         case .store(let info): tie.photo = info
         }
-        try BowTieModel.entity.validate(tie)
+        try bowTieCodec.entity.validate(tie.record)
         if checkSearchKey { try checkSearchKeyIsFree(tie, db) }
-        let fields = try tie.fieldArguments(transformers: transformers)
-        if existing == nil {
-            try db.cachedStatement(sql: BowTie.insertSQL).execute(arguments: [tie.id.uuidString] + fields)
-        } else {
-            try db.cachedStatement(sql: BowTie.updateSQL).execute(arguments: fields + [tie.id.uuidString])
-        }
+        let saved = try bowTieCodec.save(tie.record, isNew: existing == nil, baselines: baselines, db)
         if let old = existing?.photo, old.sha256 != tie.photo?.sha256 {
             try releasePhoto(old, db, changes)
         }
-        return tie
+        // Read back: the store derives some values (times worn).
+        return try fetchOne(id: tie.id, db) ?? BowTie(record: saved)
     }
 
     /// Makes sure the `blob` table holds `data`, and, when it is stored
@@ -124,23 +123,27 @@ extension Catalog {
     /// that no record came to use. Unlike ``releasePhoto(_:_:_:)`` it
     /// leaves the photo folder alone: no file was written for them.
     func dropUnusedBlob(_ sha256: String, _ db: Database) throws {
-        try db.cachedStatement(
-            sql: """
-                DELETE FROM \(Self.blobTable) WHERE sha256 = ?
-                AND NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)
-                """
-        ).execute(arguments: [sha256, sha256])
+        try db.cachedStatement(sql: deleteUnusedBlobSQL).execute(arguments: [sha256])
+    }
+
+    /// Deletes the blob `?1` unless a record refers to it, in any table.
+    var deleteUnusedBlobSQL: String {
+        "DELETE FROM \(Self.blobTable) WHERE sha256 = ?1 AND NOT (\(blobInUseSQL("?1")))"
+    }
+
+    /// An SQL condition true when a record refers to the blob whose
+    /// SHA-256 is `sha256` (an SQL expression), in any table.
+    func blobInUseSQL(_ sha256: String) -> String {
+        let references = model.blobColumns.map {
+            "EXISTS (SELECT 1 FROM \"\($0.table)\" WHERE \"\($0.column)\" = \(sha256))"
+        }
+        return references.isEmpty ? "0" : references.joined(separator: " OR ")
     }
 
     /// Drops a photo's blob when no record uses it any more (in the
     /// transaction); its external file goes after the commit.
     func releasePhoto(_ photo: PhotoInfo, _ db: Database, _ changes: PhotoChanges) throws {
-        try db.cachedStatement(
-            sql: """
-                DELETE FROM \(Self.blobTable) WHERE sha256 = ?
-                AND NOT EXISTS (SELECT 1 FROM \(BowTieModel.tableName) WHERE photoData_sha256 = ?)
-                """
-        ).execute(arguments: [photo.sha256, photo.sha256])
+        try db.cachedStatement(sql: deleteUnusedBlobSQL).execute(arguments: [photo.sha256])
         if photo.storage == .external {
             changes.released.insert(photo.sha256)
         }
@@ -149,7 +152,7 @@ extension Catalog {
     private func checkSearchKeyIsFree(_ tie: BowTie, _ db: Database) throws {
         guard let key = tie.searchKey else { return }
         let holder = try String.fetchOne(
-            db, sql: "SELECT id FROM \(BowTieModel.tableName) WHERE searchKey = ? AND id != ?",
+            db, sql: "SELECT id FROM \(bowTieCodec.entity.tableName) WHERE searchKey = ? AND id != ?",
             arguments: [key, tie.id.uuidString])
         if let holder {
             throw CatalogError(
@@ -158,9 +161,34 @@ extension Catalog {
         }
     }
 
+    /// The stored baselines of a tie's derived attributes, by attribute
+    /// position.
+    func baselines(of record: Record, _ db: Database) throws -> [(Int, AttributeValue?)] {
+        let entity = bowTieCodec.entity
+        let derived = entity.attributes.indices.filter { entity.attributes[$0].derivation != nil }
+        guard !derived.isEmpty, let key = record.primaryKey else { return [] }
+        let columns = derived.map { "\"\(entity.attributes[$0].baselineColumnName)\"" }.joined(separator: ", ")
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT \(columns) FROM \"\(entity.tableName)\" WHERE \"\(entity.primaryKeyColumn)\" = ?",
+                arguments: [key.databaseValue])
+        else { return [] }
+        return derived.enumerated().map { column, index in
+            let value = row[column] as DatabaseValue
+            if value.isNull { return (index, nil) }
+            switch entity.attributes[index].type {
+            case .date: return (index, Double.fromDatabaseValue(value).map { .date(Date(timeIntervalSince1970: $0)) })
+            case .double: return (index, Double.fromDatabaseValue(value).map(AttributeValue.double))
+            default: return (index, Int64.fromDatabaseValue(value).map(AttributeValue.integer))
+            }
+        }
+    }
+
     func fetchOne(id: UUID, _ db: Database) throws -> BowTie? {
+        let codec = bowTieCodec
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: BowTie.selection + " WHERE id = ?"), arguments: [id.uuidString])
-        return try row.map { try BowTie(row: $0, transformers: transformers) }
+            db.cachedStatement(sql: codec.selection + " WHERE \"\(codec.entity.tableName)\".id = ?"),
+            arguments: [id.uuidString])
+        return try row.map { BowTie(record: try codec.decode($0)) }
     }
 }

@@ -46,6 +46,14 @@ public final class Catalog: Sendable {
     let database: DatabaseQueue
     let photos: PhotoStore
     let transformers: ValueTransformerRegistry
+    /// The object model the store holds (``BowTieModel/model``).
+    public let model: ObjectModel
+    /// The store's schema history, for ``model``.
+    let migrator: SchemaMigrator
+    /// The codec of each entity, by name.
+    let codecs: [String: EntityCodec]
+    /// The codec of bow ties, the entity every command works on.
+    let bowTieCodec: EntityCodec
     /// Whether this catalog may write (see ``OpenMode``).
     public let isWritable: Bool
     /// SQLite's busy handler, and who the last wait was for.
@@ -62,12 +70,38 @@ public final class Catalog: Sendable {
     ///   - wait: How long to wait for another process's write.
     /// - Throws: ``CatalogError``: `.storeNotFound`, `.notAStore`,
     ///   `.storeIO`, `.storeBusy`, `.cannotCreateOutput`.
-    public init(
+    public convenience init(
         url: URL, mode: OpenMode = .createIfMissing, wait: WaitPolicy = WaitPolicy(),
         transformers: ValueTransformerRegistry = .shared
     ) throws {
+        try self.init(
+            url: url, mode: mode, wait: wait, transformers: transformers, model: BowTieModel.model,
+            migrator: Self.migrator)
+    }
+
+    /// Opens a catalog of another object model, whose schema history is
+    /// `migrator` (``SchemaMigrator/creating(_:)`` for a model never
+    /// released): how tests take a changed declaration through the store.
+    ///
+    /// - Throws: ``ModelError`` for a model the store cannot hold, and the
+    ///   errors of ``init(url:mode:wait:transformers:)``.
+    init(
+        url: URL, mode: OpenMode = .createIfMissing, wait: WaitPolicy = WaitPolicy(),
+        transformers: ValueTransformerRegistry = .shared, model: ObjectModel, migrator: SchemaMigrator
+    ) throws {
+        try model.validate()
         self.url = url
         self.transformers = transformers
+        self.model = model
+        self.migrator = migrator
+        codecs = try Dictionary(
+            uniqueKeysWithValues: model.entities.map {
+                ($0.name, try EntityCodec($0, in: model, transformers: transformers))
+            })
+        guard let bowTieCodec = codecs[BowTieModel.entity.name] else {
+            throw ModelError("the model has no \(BowTieModel.entity.name) entity")
+        }
+        self.bowTieCodec = bowTieCodec
         isWritable = mode.writes
         photos = PhotoStore(storeURL: url)
         let busyWait = BusyWait(policy: wait, storeURL: url)
@@ -236,14 +270,14 @@ public final class Catalog: Sendable {
     /// ``OpenMode/inspect`` and ``OpenMode/repair`` take it as it is.
     private func prepareSchema(mode: OpenMode) throws {
         let (state, foreign) = try database.read { db in
-            let state = try Self.migrator.state(db)
+            let state = try migrator.state(db)
             let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
             // Tables but no record of migrations, or every migration
             // applied and still no table of bow ties: someone else's.
             let foreign =
                 !tables.isEmpty
                 && (!tables.contains(SchemaMigrator.bookkeepingTable)
-                    || (state == .current && !tables.contains(BowTieModel.tableName)))
+                    || (state == .current && !tables.contains(model.entities.first?.tableName ?? "")))
             return (state, foreign)
         }
         if foreign {
@@ -455,7 +489,7 @@ extension Catalog {
             defer { try? queue.close() }
             let rows = try? queue.read { db in
                 var rows = 0
-                for table in [BowTieModel.tableName, blobTable, "setting"] where try db.tableExists(table) {
+                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != ?", arguments: [SchemaMigrator.bookkeepingTable]) where try db.tableExists(table) {
                     rows += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 1
                 }
                 return rows

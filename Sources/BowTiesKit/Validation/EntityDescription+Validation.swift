@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension EntityDescription {
     /// Checks values against the rules declared on each attribute: the one
@@ -34,9 +35,21 @@ extension EntityDescription {
         if let error = ValidationError.combining(errors, record: label) { throw error }
     }
 
+    /// Validates a record of this entity: its attributes, and that every
+    /// required to-one relationship leads somewhere (1570).
+    public func validate(_ record: Record) throws {
+        try validate(record: { record.label }, valueAt: { record.values[$0] })
+        for (index, relationship) in relationships.enumerated()
+        where !relationship.isToMany && !relationship.isOptional && record.links[index] == nil {
+            throw ValidationError(
+                code: .missingMandatoryProperty, message: "\(relationship.name) is a required value.",
+                attribute: relationship.name, value: nil, record: record.label)
+        }
+    }
+
     /// Validates a bow tie against this entity.
     public func validate(_ tie: BowTie) throws {
-        try validate(record: tie.label) { tie.value(forAttribute: $0.name) }
+        try validate(tie.record)
     }
 }
 
@@ -70,6 +83,9 @@ extension AttributeDescription {
             if let maxLength, bytes > maxLength, text.count > maxLength {
                 return (.stringTooLong, "\(name) is too long.")
             }
+            if let pattern, !PatternCache.matches(text, pattern) {
+                return (.stringPatternMatching, "\(name) does not match the pattern \(pattern).")
+            }
             return nil
         case .uri(let text):
             guard Self.isAbsoluteURI(text) else { return (.invalidURI, "\(name) is not a valid URI.") }
@@ -81,7 +97,7 @@ extension AttributeDescription {
             return color.isValid ? nil : (.managedObject, "\(name) is not a valid colour.")
         case .date(let date):
             return date.timeIntervalSince1970.isFinite ? nil : (.invalidDate, "\(name) is not a valid date.")
-        case .bool, .uuid, .binary:
+        case .bool, .uuid, .blob:
             return nil
         }
     }
@@ -112,6 +128,27 @@ extension AttributeDescription {
             }
             return !bytes.contains { $0 <= 0x20 || $0 == 0x7F }
         }
+    }
+}
+
+/// Compiled patterns, by their text: a declaration is a value, and
+/// compiling its pattern for every value checked would cost more than the
+/// match.
+enum PatternCache {
+    private static let compiled = Mutex<[String: NSRegularExpression]>([:])
+
+    /// Whether `pattern` matches the whole of `text`. A pattern that does
+    /// not compile matches nothing.
+    static func matches(_ text: String, _ pattern: String) -> Bool {
+        let expression = compiled.withLock { cache -> NSRegularExpression? in
+            if let known = cache[pattern] { return known }
+            let made = try? NSRegularExpression(pattern: "^(?:" + pattern + ")$", options: [])
+            if let made { cache[pattern] = made }
+            return made
+        }
+        guard let expression else { return false }
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        return expression.firstMatch(in: text, options: [], range: range) != nil
     }
 }
 

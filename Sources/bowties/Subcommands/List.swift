@@ -19,6 +19,9 @@ extension BowTies {
         @Flag(help: "Show only favourites.")
         var favorites = false
 
+        @Option(help: ArgumentHelp("Show only the ties with this tag (ignoring case).", valueName: "name"))
+        var tag: String?
+
         @Option(help: "Order by added, key, name, rating, timesWorn or lastWorn.")
         var sort: BowTieOrder = .added
 
@@ -29,9 +32,13 @@ extension BowTies {
 
         func run() throws {
             let catalog = try options.openCatalog(.readOnly)
-            let ties = try catalog.bowTies(favoritesOnly: favorites, order: sort, reverse: reverse)
+            let ties = try catalog.bowTies(favoritesOnly: favorites, tag: tag, order: sort, reverse: reverse)
             if options.json {
                 try Output.json(ties.map { BowTieJSON($0, catalog: catalog) })
+                return
+            }
+            if ties.isEmpty, let tag {
+                Output.line("No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").")
                 return
             }
             if ties.isEmpty {

@@ -8,11 +8,14 @@ extension BowTies {
     struct Model: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "model",
-            abstract: "Show the object model: each entity and its attributes with their types and rules.",
+            abstract: "Show the object model: each entity, its attributes and its relationships.",
             discussion: """
                 Everything bowties stores, checks, imports and exports follows from this one \
                 declaration: the store's tables, validation (with Core Data's error codes), \
-                the property-list keys and the export columns. It needs no catalog.
+                the property-list keys and the export columns. Relationships show their \
+                destination, inverse, delete rule (what deleting this object does to the \
+                objects at the other end: cascade deletes them, nullify unlinks them, deny \
+                refuses) and how many objects they may hold. It needs no catalog.
                 """)
 
         @OptionGroup var options: CatalogOptions
@@ -24,7 +27,10 @@ extension BowTies {
             }
             for (number, entity) in BowTieModel.entities.enumerated() {
                 if number > 0 { Output.line() }
-                let count = Output.count(entity.attributes.count, "attribute")
+                var count = Output.count(entity.attributes.count, "attribute")
+                if !entity.relationships.isEmpty {
+                    count += ", " + Output.count(entity.relationships.count, "relationship")
+                }
                 Output.line("\(entity.name) (\(count))")
                 let table = Table(
                     header: ["ATTRIBUTE", "TYPE", "RULES"],
@@ -32,6 +38,17 @@ extension BowTies {
                         [attribute.name, attribute.type.displayName, attribute.ruleSummary.joined(separator: ", ")]
                     })
                 for line in table.lines { Output.line("  " + line) }
+                guard !entity.relationships.isEmpty else { continue }
+                let relationships = Table(
+                    header: ["RELATIONSHIP", "DESTINATION", "INVERSE", "TYPE", "DELETE RULE", "RULES"],
+                    rows: entity.relationships.map { relationship in
+                        [
+                            relationship.name, relationship.destination, relationship.inverse,
+                            relationship.isToMany ? "to-many" : "to-one", relationship.deleteRule.rawValue,
+                            relationship.ruleSummary.joined(separator: ", "),
+                        ]
+                    })
+                for line in relationships.lines { Output.line("  " + line) }
             }
         }
     }
@@ -44,10 +61,48 @@ private struct ModelJSON: Encodable {
 private struct EntityJSON: Encodable {
     var name: String
     var attributes: [AttributeJSON]
+    var relationships: [RelationshipJSON]
 
     init(_ entity: EntityDescription) {
         name = entity.name
         attributes = entity.attributes.map(AttributeJSON.init)
+        relationships = entity.relationships.map(RelationshipJSON.init)
+    }
+}
+
+private struct RelationshipJSON: Encodable {
+    var name: String
+    var destination: String
+    var inverse: String
+    var toMany: Bool
+    var deleteRule: String
+    var minCount: Int
+    var maxCount: Int?
+
+    init(_ relationship: RelationshipDescription) {
+        name = relationship.name
+        destination = relationship.destination
+        inverse = relationship.inverse
+        toMany = relationship.isToMany
+        deleteRule = relationship.deleteRule.rawValue
+        minCount = relationship.minCount
+        maxCount = relationship.maxCount
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name, destination, inverse, toMany, deleteRule, minCount, maxCount
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        // Every key always present, null when unbounded.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(destination, forKey: .destination)
+        try container.encode(inverse, forKey: .inverse)
+        try container.encode(toMany, forKey: .toMany)
+        try container.encode(deleteRule, forKey: .deleteRule)
+        try container.encode(minCount, forKey: .minCount)
+        try container.encode(maxCount, forKey: .maxCount)
     }
 }
 

@@ -37,6 +37,7 @@ extension BowTies {
                 Output.line("Colour: \(color.hexString)" + (swatch.isEmpty ? "" : " " + swatch))
             }
             if let url = tie.url { Output.line("URL: \(url.absoluteString)") }
+            Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).joined(separator: ", ")))
             Output.line(photo?.line ?? "Photo: none")
             Output.line("Id: \(tie.id.uuidString)")
         }

@@ -3,27 +3,93 @@ import BowTiesKit
 import Foundation
 
 extension BowTies {
-    /// `bowties wear KEY`: one more wear, now.
+    /// `bowties wear KEY [--on DATE] [--note TEXT]`: one more wear in the
+    /// tie's history.
     struct Wear: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "wear",
-            abstract: "Record that you wore a bow tie: times worn + 1, last worn now.",
+            abstract: "Record that you wore a bow tie (today, or --on a date), with an optional note.",
             discussion: KeyArgument.discussion
-                + "\n\nSafe to run from several processes at once: every wear is counted.")
+                + """
+
+
+                Each wear is kept in the tie's history (`bowties history KEY`); times worn \
+                and last worn follow from it, added to what an import brought. \
+                `bowties unwear KEY` takes the latest wear back.
+
+                Safe to run from several processes at once: every wear is counted.
+                """)
 
         @Argument(help: KeyArgument.help)
         var key: String
 
+        @Option(
+            name: .customLong("on"),
+            help: ArgumentHelp(
+                "The day you wore it: YYYY-MM-DD (UTC), or a date and time such as 2026-11-20T18:30:00Z. "
+                    + "Default: now.",
+                valueName: "date"))
+        var date: String?
+
+        @Option(help: ArgumentHelp("A note to keep with this wear (at most 1000 characters).", valueName: "text"))
+        var note: String?
+
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            let day = try date.map(WearDate.parse)
             let catalog = try options.openCatalog(.mustExist)
-            let tie = try catalog.wear(key)
+            let tie = try catalog.wear(key, at: day ?? Date(), note: note)
             if options.json {
                 try Output.json(BowTieJSON(tie, catalog: catalog))
                 return
             }
-            Output.line("Wore \(Output.title(tie)): \(tie.timesWorn) time\(tie.timesWorn == 1 ? "" : "s") so far.")
+            let on = day.map { " on \(WearDate.day($0))" } ?? ""
+            Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
         }
+    }
+}
+
+/// The dates `wear --on` takes, and how a wear's day is written.
+enum WearDate {
+    /// `2026-11-20` (that day, 00:00 UTC) or an ISO 8601 date and time
+    /// with its zone (`2026-11-20T18:30:00Z`, `...+01:00`).
+    ///
+    /// - Throws: ``UsageError`` for anything else, or for a date more than
+    ///   a day ahead (no time zone is that far ahead of UTC).
+    static func parse(_ text: String) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var date: Date?
+        if trimmed.count == 10 {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withFullDate]
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            date = formatter.date(from: trimmed)
+        } else {
+            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = options
+                if let parsed = formatter.date(from: trimmed) {
+                    date = parsed
+                    break
+                }
+            }
+        }
+        // The formatter rolls 2026-02-30 over to March: a date must read
+        // back as written.
+        if let parsed = date, trimmed.count == 10, day(parsed) != trimmed { date = nil }
+        guard let date else {
+            throw UsageError(
+                "--on \"\(text)\" is not a date: use YYYY-MM-DD, or a date and time such as 2026-11-20T18:30:00Z")
+        }
+        guard date.timeIntervalSinceNow <= 86_400 else {
+            throw UsageError("--on \(text) is in the future: a wear is recorded once it happened")
+        }
+        return date
+    }
+
+    /// `2026-11-20`: the day in UTC.
+    static func day(_ date: Date) -> String {
+        String(ISO8601.string(from: date).prefix(10))
     }
 }

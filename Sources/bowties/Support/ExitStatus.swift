@@ -45,6 +45,8 @@ enum ExitStatus: Int32 {
             }
         case is BowTiesKit.ValidationError, is ImportError, is TransformerError:
             self = .invalidData
+        case is UsageError:
+            self = .usage
         default:
             self = .storeIO
         }
@@ -55,12 +57,24 @@ enum ExitStatus: Int32 {
     /// formatting; usage errors exit 64.
     static func exit(reporting error: Error) -> Never {
         switch error {
-        case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError:
+        case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
+            is UsageError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
             Foundation.exit(status.rawValue)
         default:
             BowTies.exit(withError: error)
         }
+    }
+}
+
+/// A value on the command line that parses but cannot be used (a date
+/// that is not one, or in the future): exit 64, reported as bowties
+/// reports every error, naming the value.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }

@@ -59,6 +59,31 @@ enum Output {
     }
 
     /// `16,698`.
+    /// `text` with control characters and bidirectional overrides shown
+    /// as escapes (`\n`, `\u{1B}`), so that a value cannot break a line,
+    /// a table or the terminal.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isInvisible(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
     static func grouped(_ value: Int) -> String {
         value.groupedDigits
     }
@@ -97,6 +122,8 @@ struct BowTieJSON: Encodable {
     var url: String?
     var tintColor: String?
     var photo: Photo?
+    /// Its tags' names, sorted ignoring case.
+    var tags: [String]
     /// What is wrong with the photo, in the words of `show`'s photo line:
     /// written by the commands that read the photo (`show`, `photo`), null
     /// when it is intact or there is none. Left out by `list` and `export`,
@@ -115,6 +142,7 @@ struct BowTieJSON: Encodable {
         isFavorite = tie.isFavorite
         url = tie.url?.absoluteString
         tintColor = tie.tintColor?.hexString
+        tags = tie.tags
         photo = tie.photo.map {
             Photo(
                 bytes: $0.byteCount, sha256: $0.sha256, storage: $0.storage.rawValue, type: nil,

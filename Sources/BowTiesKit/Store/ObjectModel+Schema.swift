@@ -1,0 +1,467 @@
+import GRDB
+
+// How an object model is stored: the one place that turns declarations
+// into tables, columns, foreign keys, indexes and triggers. Migrations do
+// not call it (they are written down literally); it says what a migrated
+// store must look like, creates the stores of models that were never
+// released (tests), and writes the DDL a new migration starts from.
+
+extension AttributeDescription {
+    /// The column that holds this attribute. Binary data is stored once
+    /// per content in the `blob` table; the record's column holds its
+    /// SHA-256.
+    var columnName: String {
+        type == .binaryData ? name + "_sha256" : name
+    }
+
+    /// The column that holds a derived attribute's baseline.
+    var baselineColumnName: String { name + "_baseline" }
+
+    /// The SQL type of the column.
+    var sqlType: String {
+        switch type {
+        case .string, .uri, .uuid, .binaryData: "TEXT"
+        case .boolean: "BOOLEAN"
+        case .integer32: "INTEGER"
+        // Dates: seconds since 1970, exact round trips, compact, sortable.
+        case .double, .date: "DOUBLE"
+        case .transformable: "BLOB"
+        }
+    }
+
+    /// The column's definition, as `CREATE TABLE` and `ALTER TABLE` take it.
+    func columnDefinition(named column: String, unique: Bool) -> String {
+        if isPrimaryKey { return "\"\(column)\" \(sqlType) PRIMARY KEY NOT NULL" }
+        var parts = ["\"\(column)\"", sqlType]
+        if !isOptional { parts.append("NOT NULL") }
+        if unique { parts.append("UNIQUE") }
+        if isCaseInsensitive { parts.append("COLLATE NOCASE") }
+        if let defaultValue { parts.append("DEFAULT " + Self.sqlLiteral(defaultValue)) }
+        if type == .binaryData { parts.append("REFERENCES \"\(Catalog.blobTable)\"(\"sha256\")") }
+        return parts.joined(separator: " ")
+    }
+
+    private static func sqlLiteral(_ value: AttributeValue) -> String {
+        switch value {
+        case .bool(let flag): flag ? "1" : "0"
+        case .integer(let number): String(number)
+        case .double(let number): AttributeValue.format(number)
+        case .date(let date): AttributeValue.format(date.timeIntervalSince1970)
+        case .string(let text), .uri(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .uuid(let id): "'\(id.uuidString)'"
+        case .color, .blob: "NULL"
+        }
+    }
+}
+
+/// A to-many relationship whose inverse is to-many too, stored as a
+/// table of pairs (`bowtie_tag`).
+struct JoinTable: Sendable {
+    var name: String
+    /// The side declared first in the model, and the other.
+    var owner: (entity: EntityDescription, relationship: RelationshipDescription)
+    var other: (entity: EntityDescription, relationship: RelationshipDescription)
+    /// The column naming the owner's object (`bowTie_id`), and the other's (`tag_pk`).
+    var ownerColumn: String { owner.entity.referenceColumn }
+    var otherColumn: String { other.entity.referenceColumn }
+
+    /// The column that names an object of `entity` and the one naming
+    /// the object it is linked to, seen from `relationship`.
+    func columns(from relationship: RelationshipDescription, of entity: EntityDescription)
+        -> (near: String, far: String)
+    {
+        owner.entity.name == entity.name && owner.relationship.name == relationship.name
+            ? (ownerColumn, otherColumn) : (otherColumn, ownerColumn)
+    }
+}
+
+/// A to-one relationship stored as a column of its entity's table
+/// (`wear.bowTie_id`), referring to the destination's primary key.
+struct LinkColumn: Sendable {
+    var name: String
+    var relationship: RelationshipDescription
+    var destination: EntityDescription
+    /// The foreign key's action when the destination is deleted: the
+    /// inverse's delete rule.
+    var onDelete: String
+
+    var sqlType: String { destination.primaryKeyAttribute?.sqlType ?? "INTEGER" }
+}
+
+extension RelationshipDescription.DeleteRule {
+    /// The `ON DELETE` action that enforces the rule from the other end:
+    /// for a link column, cascade deletes the row and nullify sets it to
+    /// NULL; for a join table's row, both remove the link.
+    func foreignKeyAction(joinTable: Bool) -> String {
+        switch self {
+        case .cascade: "CASCADE"
+        case .nullify: joinTable ? "CASCADE" : "SET NULL"
+        case .deny: "RESTRICT"
+        }
+    }
+}
+
+extension ObjectModel {
+    /// The columns that store the to-one relationships of `entity`.
+    func linkColumns(of entity: EntityDescription) -> [LinkColumn] {
+        entity.relationships.compactMap { relationship in
+            guard !relationship.isToMany, let destination = self[relationship.destination],
+                let inverse = inverse(of: relationship)
+            else { return nil }
+            return LinkColumn(
+                name: relationship.name + "_" + destination.primaryKeyColumn, relationship: relationship,
+                destination: destination, onDelete: inverse.deleteRule.foreignKeyAction(joinTable: false))
+        }
+    }
+
+    /// Every many-to-many relationship, once, named after the side
+    /// declared first.
+    var joinTables: [JoinTable] {
+        var tables: [JoinTable] = []
+        for (position, entity) in entities.enumerated() {
+            for relationship in entity.relationships where relationship.isToMany {
+                guard let inverse = inverse(of: relationship), inverse.isToMany,
+                    let other = self[relationship.destination],
+                    let otherPosition = entities.firstIndex(where: { $0.name == other.name })
+                else { continue }
+                // Declared first: the earlier entity, or on a relationship
+                // to itself, the earlier relationship.
+                let isOwner =
+                    position < otherPosition
+                    || (position == otherPosition
+                        && entity.relationships.firstIndex(where: { $0.name == relationship.name })
+                            ?? 0 <= entity.relationships.firstIndex(where: { $0.name == inverse.name }) ?? 0)
+                guard isOwner else { continue }
+                tables.append(
+                    JoinTable(
+                        name: entity.tableName + "_" + other.tableName, owner: (entity, relationship),
+                        other: (other, inverse)))
+            }
+        }
+        return tables
+    }
+
+    /// The join table of a many-to-many relationship of `entity`.
+    func joinTable(for relationship: RelationshipDescription, of entity: EntityDescription) -> JoinTable? {
+        joinTables.first {
+            ($0.owner.entity.name == entity.name && $0.owner.relationship.name == relationship.name)
+                || ($0.other.entity.name == entity.name && $0.other.relationship.name == relationship.name)
+        }
+    }
+
+    /// The to-one relationship at the other end of a one-to-many, and its column.
+    func linkColumn(inverseOf relationship: RelationshipDescription) -> LinkColumn? {
+        guard let destination = self[relationship.destination] else { return nil }
+        return linkColumns(of: destination).first { $0.relationship.name == relationship.inverse }
+    }
+
+    /// The many-to-many relationships of `entity` whose destination has a
+    /// name (``EntityDescription/nameAttribute``): a record carries their
+    /// names, and exports write them as one column.
+    func namedRelationships(of entity: EntityDescription) -> [RelationshipDescription] {
+        entity.relationships.filter { relationship in
+            relationship.isToMany && inverse(of: relationship)?.isToMany == true
+                && self[relationship.destination]?.nameAttribute != nil
+        }
+    }
+
+    /// Every column that refers to a `blob` row: the binary attributes of
+    /// every entity.
+    var blobColumns: [(table: String, column: String)] {
+        entities.flatMap { entity in
+            entity.attributes.filter { $0.type == .binaryData }.map { (entity.tableName, $0.columnName) }
+        }
+    }
+
+    /// Every table the model's objects live in: one per entity, one per
+    /// many-to-many relationship.
+    var tableNames: [String] { entities.map(\.tableName) + joinTables.map(\.name) }
+
+    /// The statements that create the model's tables, indexes and
+    /// triggers, in a store that has the `blob` table.
+    var creationSQL: [String] {
+        var statements: [String] = []
+        for entity in entities {
+            statements.append(createTableSQL(entity))
+            statements += indexes(of: entity).map(\.createSQL)
+        }
+        for table in joinTables {
+            let owner = table.owner.entity
+            let other = table.other.entity
+            let ownerType = owner.primaryKeyAttribute?.sqlType ?? "INTEGER"
+            let otherType = other.primaryKeyAttribute?.sqlType ?? "INTEGER"
+            statements.append(
+                """
+                CREATE TABLE "\(table.name)" (\
+                "\(table.ownerColumn)" \(ownerType) NOT NULL REFERENCES "\(owner.tableName)"("\(owner.primaryKeyColumn)") \
+                ON DELETE \(table.owner.relationship.deleteRule.foreignKeyAction(joinTable: true)), \
+                "\(table.otherColumn)" \(otherType) NOT NULL REFERENCES "\(other.tableName)"("\(other.primaryKeyColumn)") \
+                ON DELETE \(table.other.relationship.deleteRule.foreignKeyAction(joinTable: true)), \
+                PRIMARY KEY ("\(table.ownerColumn)", "\(table.otherColumn)"))
+                """)
+            statements.append(
+                SecondaryIndex(
+                    name: "\(table.name)_\(table.otherColumn)", columns: [table.otherColumn], table: table.name
+                ).createSQL)
+        }
+        statements += triggers.map(\.sql)
+        return statements
+    }
+
+    /// `CREATE TABLE` for one entity: its primary key, its attributes in
+    /// declaration order, its link columns, then the baselines of its
+    /// derived attributes (the order `ALTER TABLE ADD COLUMN` leaves too).
+    func createTableSQL(_ entity: EntityDescription) -> String {
+        var columns: [String] = []
+        if entity.primaryKeyAttribute == nil { columns.append("\"pk\" INTEGER PRIMARY KEY") }
+        for attribute in entity.attributes {
+            columns.append(attribute.columnDefinition(named: attribute.columnName, unique: attribute.isUnique))
+        }
+        for link in linkColumns(of: entity) {
+            columns.append(linkColumnDefinition(link))
+        }
+        for attribute in entity.attributes where attribute.derivation != nil {
+            columns.append(attribute.columnDefinition(named: attribute.baselineColumnName, unique: false))
+        }
+        return "CREATE TABLE \"\(entity.tableName)\" (" + columns.joined(separator: ", ") + ")"
+    }
+
+    func linkColumnDefinition(_ link: LinkColumn) -> String {
+        "\"\(link.name)\" \(link.sqlType)" + (link.relationship.isOptional ? "" : " NOT NULL")
+            + " REFERENCES \"\(link.destination.tableName)\"(\"\(link.destination.primaryKeyColumn)\")"
+            + " ON DELETE \(link.onDelete)"
+    }
+
+    /// The indexes of an entity's table that enforce nothing (``SecondaryIndex``).
+    func indexes(of entity: EntityDescription) -> [SecondaryIndex] {
+        let table = entity.tableName
+        var indexes: [SecondaryIndex] = []
+        for attribute in entity.attributes where attribute.isUnique && attribute.type == .string {
+            // Case-insensitive fallback lookups use this index; a
+            // case-insensitive attribute's unique index serves them.
+            guard !attribute.isCaseInsensitive else { continue }
+            indexes.append(
+                SecondaryIndex(
+                    name: "\(table)_\(attribute.name)_nocase", columns: ["\(attribute.name) COLLATE NOCASE"],
+                    table: table))
+        }
+        for attribute in entity.attributes where attribute.type == .binaryData || attribute.isIndexed {
+            // "Does any record still use this blob?" must be cheap.
+            indexes.append(
+                SecondaryIndex(
+                    name: "\(table)_\(attribute.columnName)", columns: [attribute.columnName], table: table))
+        }
+        for link in linkColumns(of: entity) {
+            // Deleting the destination, and its to-many, look the rows up by it.
+            indexes.append(SecondaryIndex(name: "\(table)_\(link.name)", columns: [link.name], table: table))
+        }
+        return indexes
+    }
+
+    /// A trigger that keeps derived attributes up to date.
+    struct Trigger: Sendable {
+        var name: String
+        var sql: String
+    }
+
+    private typealias Derivations = (
+        entity: EntityDescription, relationship: RelationshipDescription, link: LinkColumn,
+        destination: EntityDescription, attributes: [AttributeDescription]
+    )
+
+    /// The derived attributes of an entity that follow one relationship,
+    /// with what they need: every group of derived attributes the model has.
+    private var derivations: [Derivations] {
+        var groups: [Derivations] = []
+        for entity in entities {
+            let derived = entity.attributes.filter { $0.derivation != nil }
+            for name in Set(derived.compactMap { $0.derivation?.relationship }).sorted() {
+                guard let relationship = entity.relationship(named: name),
+                    let link = linkColumn(inverseOf: relationship), let destination = self[relationship.destination]
+                else { continue }
+                groups.append(
+                    (entity, relationship, link, destination, derived.filter { $0.derivation?.relationship == name }))
+            }
+        }
+        return groups
+    }
+
+    /// `UPDATE` of the derived attributes of the object whose primary key
+    /// is `key` (an SQL expression), from its baselines and relationship.
+    private static func recompute(
+        _ entity: EntityDescription, _ link: LinkColumn, _ destination: EntityDescription,
+        _ attributes: [AttributeDescription], key: String
+    ) -> String {
+        let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
+        let assignments = attributes.map { attribute -> String in
+            switch attribute.derivation {
+            case .latest(_, let name)?:
+                // max() of one column skips NULLs: no baseline, no wears.
+                return "\"\(attribute.columnName)\" = (SELECT max(value) FROM "
+                    + "(SELECT \"\(attribute.baselineColumnName)\" AS value UNION ALL SELECT \"\(name)\" \(source)))"
+            default:
+                return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
+            }
+        }
+        return "UPDATE \"\(entity.tableName)\" SET " + assignments.joined(separator: ", ")
+            + " WHERE \"\(entity.primaryKeyColumn)\" = \(key);"
+    }
+
+    /// The triggers that keep each derived attribute equal to its
+    /// baseline plus what its relationship holds: after a row of the
+    /// relationship's destination is inserted, deleted or moved, and
+    /// after a baseline changes.
+    var triggers: [Trigger] {
+        derivations.flatMap { entity, relationship, link, destination, attributes -> [Trigger] in
+            func recompute(_ key: String) -> String {
+                Self.recompute(entity, link, destination, attributes, key: key)
+            }
+            let prefix = "\(entity.tableName)_\(relationship.name)"
+            let watched = ([link.name] + attributes.compactMap {
+                if case .latest(_, let name)? = $0.derivation { return name }
+                return nil
+            }).map { "\"\($0)\"" }.joined(separator: ", ")
+            let baselines = attributes.map { "\"\($0.baselineColumnName)\"" }.joined(separator: ", ")
+            let table = "\"\(destination.tableName)\""
+            return [
+                Trigger(
+                    name: prefix + "_insert",
+                    sql: "CREATE TRIGGER \"\(prefix)_insert\" AFTER INSERT ON \(table) "
+                        + "BEGIN \(recompute("NEW.\"\(link.name)\"")) END"),
+                Trigger(
+                    name: prefix + "_delete",
+                    sql: "CREATE TRIGGER \"\(prefix)_delete\" AFTER DELETE ON \(table) "
+                        + "BEGIN \(recompute("OLD.\"\(link.name)\"")) END"),
+                Trigger(
+                    name: prefix + "_update",
+                    sql: "CREATE TRIGGER \"\(prefix)_update\" AFTER UPDATE OF \(watched) ON \(table) "
+                        + "BEGIN \(recompute("OLD.\"\(link.name)\"")) \(recompute("NEW.\"\(link.name)\"")) END"),
+                Trigger(
+                    name: prefix + "_baseline",
+                    sql: "CREATE TRIGGER \"\(prefix)_baseline\" AFTER UPDATE OF \(baselines) "
+                        + "ON \"\(entity.tableName)\" "
+                        + "BEGIN \(recompute("NEW.\"\(entity.primaryKeyColumn)\"")) END"),
+            ]
+        }
+    }
+
+    /// The statements that make every object's derived attributes agree
+    /// with its baselines and relationships again (`check --repair`).
+    var recomputeDerivedSQL: [String] {
+        derivations.map { entity, _, link, destination, attributes in
+            Self.recompute(
+                entity, link, destination, attributes,
+                key: "\"\(entity.tableName)\".\"\(entity.primaryKeyColumn)\"")
+        }
+    }
+
+    /// For `check`: a query listing the primary keys of objects whose
+    /// derived attributes disagree with their relationships, with the
+    /// attribute's name, the stored value and the right one.
+    var derivedMismatchQueries: [(entity: EntityDescription, attribute: String, sql: String)] {
+        derivations.flatMap { entity, _, link, destination, attributes in
+            attributes.map { attribute -> (entity: EntityDescription, attribute: String, sql: String) in
+                let table = "\"\(entity.tableName)\""
+                let key = "\(table).\"\(entity.primaryKeyColumn)\""
+                let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
+                let expected: String
+                switch attribute.derivation {
+                case .latest(_, let name)?:
+                    expected = "(SELECT max(value) FROM (SELECT \(table).\"\(attribute.baselineColumnName)\" AS value "
+                        + "UNION ALL SELECT \"\(name)\" \(source)))"
+                default:
+                    expected = "\(table).\"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
+                }
+                let column = "\(table).\"\(attribute.columnName)\""
+                return (
+                    entity, attribute.name,
+                    "SELECT \(key), \(column), \(expected) AS expected FROM \(table) WHERE \(column) IS NOT \(expected)"
+                )
+            }
+        }
+    }
+}
+
+/// A non-unique index, by the statements that create and drop it.
+struct SecondaryIndex: Sendable {
+    var name: String
+    /// Key columns as `CREATE INDEX` lists them, with their collation
+    /// when not the default (`searchKey COLLATE NOCASE`).
+    var columns: [String]
+    var table: String
+
+    var createSQL: String { "CREATE INDEX IF NOT EXISTS \(name) ON \(table)(\(columns.joined(separator: ", ")))" }
+    var dropSQL: String { "DROP INDEX IF EXISTS \(name)" }
+}
+
+extension ObjectModel {
+    /// What a store of this model must hold: its tables' shapes and its
+    /// triggers, read back from an in-memory database made with
+    /// ``creationSQL``, so that they compare with what a store holds as
+    /// SQLite itself reports both.
+    func expectedSchema() throws -> (tables: [TableSchema], triggers: [String: String]) {
+        let queue = try DatabaseQueue()
+        return try queue.write { db in
+            try db.execute(sql: Catalog.blobTableSQL)
+            for statement in creationSQL { try db.execute(sql: statement) }
+            return (
+                try tableNames.compactMap { try TableSchema.read($0, db) },
+                try Self.triggers(db)
+            )
+        }
+    }
+
+    /// The triggers a store holds, by name: their SQL with white space
+    /// runs made one space.
+    static func triggers(_ db: Database) throws -> [String: String] {
+        let rows = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'trigger'")
+        var triggers: [String: String] = [:]
+        for row in rows {
+            let sql = (row[1] as String? ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            triggers[row[0]] = sql
+        }
+        return triggers
+    }
+
+    /// How the store `db` differs from what this model requires, one line
+    /// per difference: its tables, columns, indexes, foreign keys and
+    /// triggers. Empty when they agree.
+    func schemaDifferences(_ db: Database) throws -> [String] {
+        let expected = try expectedSchema()
+        var lines: [String] = []
+        for table in expected.tables {
+            guard let found = try TableSchema.read(table.name, db) else {
+                lines.append("\(table.name): declared, missing from the store")
+                continue
+            }
+            lines += found.differences(from: table)
+        }
+        let triggers = try Self.triggers(db)
+        for (name, sql) in expected.triggers.sorted(by: { $0.key < $1.key }) {
+            switch triggers[name] {
+            case nil: lines.append("trigger \(name): declared, missing from the store")
+            case sql?: break
+            case let other?: lines.append("trigger \(name): declared as `\(sql)`, the store has `\(other)`")
+            }
+        }
+        for name in triggers.keys.sorted() where expected.triggers[name] == nil {
+            lines.append("trigger \(name): not declared")
+        }
+        return lines
+    }
+}
+
+extension SchemaMigrator {
+    /// The history of a model that was never released: one migration that
+    /// creates the store from the declaration. Only for models no store in
+    /// the wild was made with (tests of a changed declaration): a released
+    /// model's history is written down literally (``Catalog/migrator``).
+    static func creating(_ model: ObjectModel) -> SchemaMigrator {
+        let statements = [Catalog.blobTableSQL, Catalog.settingTableSQL] + model.creationSQL
+        return SchemaMigrator([
+            SchemaMigration("unreleased: created from the declaration") { db in
+                for statement in statements { try db.execute(sql: statement) }
+            }
+        ])
+    }
+}

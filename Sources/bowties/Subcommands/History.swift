@@ -1,0 +1,102 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties history KEY`: a tie's wears, newest first.
+    struct History: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "history",
+            abstract: "List the recorded wears of a bow tie, newest first.",
+            discussion: KeyArgument.discussion
+                + """
+
+
+                Times worn is the count an import brought (before the history began) plus the \
+                wears recorded since. Record one with `bowties wear KEY`.
+                """)
+
+        @Argument(help: KeyArgument.help)
+        var key: String
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            let catalog = try options.openCatalog(.readOnly)
+            let history = try catalog.history(key)
+            if options.json {
+                try Output.json(HistoryJSON(history))
+                return
+            }
+            Output.line(Output.title(history.tie))
+            for wear in history.wears {
+                let note = wear.note.map { "  " + Output.escaped($0) } ?? ""
+                Output.line(WearDate.day(wear.date) + note)
+            }
+            Output.line(
+                "\(Output.count(Int(history.tie.timesWorn), "time")) worn: \(Output.grouped(history.wears.count)) recorded, "
+                    + "\(Output.grouped(Int(history.baselineTimesWorn))) before the history began.")
+        }
+    }
+}
+
+private struct HistoryJSON: Encodable {
+    struct Baseline: Encodable {
+        var timesWorn: Int64
+        var lastWorn: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(timesWorn, forKey: .timesWorn)
+            try container.encode(lastWorn, forKey: .lastWorn)
+        }
+
+        enum CodingKeys: String, CodingKey { case timesWorn, lastWorn }
+    }
+
+    struct Wear: Encodable {
+        var date: String
+        var note: String?
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(date, forKey: .date)
+            try container.encode(note, forKey: .note)
+        }
+
+        enum CodingKeys: String, CodingKey { case date, note }
+    }
+
+    var id: String
+    var searchKey: String?
+    var name: String?
+    var timesWorn: Int32
+    var lastWorn: String?
+    var baseline: Baseline
+    var wears: [Wear]
+
+    init(_ history: WearHistory) {
+        id = history.tie.id.uuidString
+        searchKey = history.tie.searchKey
+        name = history.tie.name
+        timesWorn = history.tie.timesWorn
+        lastWorn = history.tie.lastWorn.map(ISO8601.string(from:))
+        baseline = Baseline(
+            timesWorn: history.baselineTimesWorn, lastWorn: history.baselineLastWorn.map(ISO8601.string(from:)))
+        wears = history.wears.map { Wear(date: ISO8601.string(from: $0.date), note: $0.note) }
+    }
+
+    enum CodingKeys: String, CodingKey { case id, searchKey, name, timesWorn, lastWorn, baseline, wears }
+
+    func encode(to encoder: any Encoder) throws {
+        // Every key always present, null when there is no value.
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(searchKey, forKey: .searchKey)
+        try container.encode(name, forKey: .name)
+        try container.encode(timesWorn, forKey: .timesWorn)
+        try container.encode(lastWorn, forKey: .lastWorn)
+        try container.encode(baseline, forKey: .baseline)
+        try container.encode(wears, forKey: .wears)
+    }
+}
