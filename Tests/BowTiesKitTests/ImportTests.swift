@@ -46,9 +46,11 @@ struct ImportTests {
         #expect(try catalog.bowTie(matching: "R").timesWorn == 13)
         #expect(try catalog.bowTie(matching: "O").rating == 1)
 
+        // The file's counts are R's baseline, as they were: its recorded
+        // wear stays and R is unchanged.
         let updated = try catalog.importPropertyList(at: Fixtures.samplePlist, options: ImportOptions(update: true))
-        #expect(updated.added == 0 && updated.updated == 2 && updated.unchanged == 5)
-        #expect(try catalog.bowTie(matching: "R").timesWorn == 12)
+        #expect(updated.added == 0 && updated.updated == 1 && updated.unchanged == 6)
+        #expect(try catalog.bowTie(matching: "R").timesWorn == 13)
         #expect(try catalog.bowTie(matching: "O").rating == 4)
         #expect(catalog.externalFiles.count == 2)
     }

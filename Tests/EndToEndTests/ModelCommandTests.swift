@@ -10,9 +10,12 @@ struct ModelCommandTests {
         let result = try bowties.run("model")
         #expect(result.status == 0, "\(result)")
         let lines = result.stdoutLines.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
-        #expect(lines.first == "BowTie (10 attributes)", "\(result)")
+        #expect(lines.first == "BowTie (10 attributes, 2 relationships)", "\(result)")
         #expect(lines.contains("rating Double required, 0...5, default 0"), "\(result)")
-        #expect(lines.contains("timesWorn Integer 32 required, at least 0, fits Int32, default 0"), "\(result)")
+        #expect(
+            lines.contains(
+                "timesWorn Integer 32 required, at least 0, fits Int32, default 0, baseline + count of wears"),
+            "\(result)")
         #expect(lines.contains("searchKey String optional, length 1...64, unique"), "\(result)")
         #expect(
             lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
@@ -42,7 +45,17 @@ struct ModelCommandTests {
             let name = attribute["name"] as? String ?? "?"
             return attribute["type"] as? String == "Binary Data" ? ["photoBytes", "photoSHA256"] : [name]
         }
-        #expect(fromModel.joined(separator: ",") == header)
+        // Then one column per many-to-many relationship to named objects.
+        let relationships = try #require(entities.first?["relationships"] as? [[String: Any]])
+        let manyToMany = relationships.filter { relationship in
+            let destination = entities.first { $0["name"] as? String == relationship["destination"] as? String }
+            let inverse = (destination?["relationships"] as? [[String: Any]])?.first {
+                $0["name"] as? String == relationship["inverse"] as? String
+            }
+            return relationship["toMany"] as? Bool == true && inverse?["toMany"] as? Bool == true
+        }.compactMap { $0["name"] as? String }
+        #expect(manyToMany == ["tags"])
+        #expect((fromModel + manyToMany).joined(separator: ",") == header)
         let rating = try #require(attributes.first { $0["name"] as? String == "rating" })
         #expect(rating["minValue"] as? Double == 0 && rating["maxValue"] as? Double == 5)
         #expect(rating["type"] as? String == "Double" && rating["optional"] as? Bool == false)

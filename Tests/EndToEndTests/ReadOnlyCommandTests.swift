@@ -105,7 +105,7 @@ struct ReadOnlyCommandTests {
         // Another program has the catalog open and has written to it: its
         // commit is in the -wal file until the last connection closes.
         let other = try SQLiteConnection(path: workspace.storeURL.path)
-        try other.execute("UPDATE bowtie SET timesWorn = timesWorn + 1 WHERE searchKey = 'R'")
+        try other.execute("UPDATE bowtie SET timesWorn_baseline = timesWorn_baseline + 1 WHERE searchKey = 'R'")
         try #require((fileSize(workspace.walURL) ?? 0) > 0, "the other connection's commit is not in the -wal file")
         try Self.expectUnchanged(workspace, by: command)
         withExtendedLifetime(other) {}

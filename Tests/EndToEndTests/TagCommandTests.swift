@@ -371,7 +371,7 @@ struct TagCommandTests {
         let result = try workspace.run("export")
         #expect(result.status == 0, "\(result)")
         let rows = try ExportCommandTests.parse(result.stdout)
-        #expect(rows.first == ExportCommandTests.header + ["tags"], "\(result)")
+        #expect(rows.first == ExportCommandTests.header && rows.first?.last == "tags", "\(result)")
         #expect(rows.dropFirst().map { $0[2] } == ["R", "O", "Y", "G", "B", "I", "V"], "\(result)")
         #expect(
             rows.dropFirst().map { $0.last ?? "?" } == ["Formal, wedding", "", "", "", "Formal", "", ""], "\(result)")

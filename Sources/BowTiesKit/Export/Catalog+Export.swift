@@ -76,7 +76,6 @@ extension Catalog {
         let types = codec.entity.attributes.map(\.type)
         let names = codec.entity.attributes.map(\.name)
         let columns = codec.selectedAttributeColumns
-        let transformers = codec.transformers
         var count = 0
         while try cursor.step() {
             for index in types.indices {
@@ -101,13 +100,13 @@ extension Catalog {
                     guard let flag = cursor.int64(column) else { writer.empty(); continue }
                     writer.plain((flag != 0 ? "true" : "false").utf8)
                 case .transformable:
-                    guard let bytes = cursor.blob(column), let transformer = transformers[index] else {
+                    guard let bytes = cursor.blob(column) else {
                         writer.empty()
                         continue
                     }
                     let value: AttributeValue
                     do {
-                        value = try transformer.reverseTransformedValue(Data(bytes))
+                        value = try codec.transformer(at: index).reverseTransformedValue(Data(bytes))
                     } catch let error as TransformerError {
                         throw CatalogError(
                             .storeIO, "cannot read the \(names[index]) of row \(count + 1): \(error)")

@@ -224,7 +224,7 @@ private struct RecordImporter {
         case .missing?, nil:
             tie.photo = nil
         }
-        guard try insert.insert(tie.record.values) == .inserted else {
+        guard try insert.insert(tie.record) == .inserted else {
             return try importRecordNotNew(record, named, readData)
         }
         if !tie.record.names.isEmpty {

@@ -54,14 +54,15 @@ struct EntityCodec: Sendable {
         var far: String
     }
 
-    /// - Throws: ``TransformerError`` when a transformer the model names
-    ///   is not registered.
     init(_ entity: EntityDescription, in model: ObjectModel, transformers registry: ValueTransformerRegistry) throws {
         self.model = model
         self.entity = entity
         self.registry = registry
-        transformers = try entity.attributes.map { attribute in
-            try attribute.valueTransformerName.map { try registry.transformer(named: $0) }
+        // A transformer that is not registered fails when a value needs it
+        // (``transformer(at:)``), not when the store opens: a catalog
+        // without colours still works.
+        transformers = entity.attributes.map { attribute in
+            attribute.valueTransformerName.flatMap { try? registry.transformer(named: $0) }
         }
         let linkColumns = model.linkColumns(of: entity)
         links = linkColumns.compactMap { column in
@@ -221,9 +222,8 @@ struct EntityCodec: Sendable {
             guard let seconds = Double.fromDatabaseValue(value) else { throw invalid() }
             return .date(Date(timeIntervalSince1970: seconds))
         case .transformable:
-            guard let data = Data.fromDatabaseValue(value), let transformer = transformers[index] else {
-                throw invalid()
-            }
+            guard let data = Data.fromDatabaseValue(value) else { throw invalid() }
+            let transformer = try transformer(at: index)
             do {
                 return try transformer.reverseTransformedValue(data)
             } catch let error as TransformerError {
@@ -232,6 +232,15 @@ struct EntityCodec: Sendable {
         case .binaryData:
             throw invalid()  // decoded with its blob, above
         }
+    }
+
+    /// The transformer of the attribute at `index`.
+    /// - Throws: ``TransformerError/unknownTransformer(_:)`` when the one it
+    ///   names is not registered.
+    func transformer(at index: Int) throws -> any AttributeValueTransformer {
+        if let transformer = transformers[index] { return transformer }
+        let name = entity.attributes[index].valueTransformerName ?? entity.attributes[index].name
+        throw TransformerError.unknownTransformer(name)
     }
 
     // MARK: - Records to rows
@@ -249,10 +258,7 @@ struct EntityCodec: Sendable {
         case .date(let date): return date.timeIntervalSince1970.databaseValue
         case .blob(let info): return info.sha256.databaseValue
         case .color:
-            guard let transformer = transformers[index] else {
-                throw TransformerError.unsupportedValue(transformer: entity.attributes[index].name, value: "a colour")
-            }
-            return try transformer.transformedValue(value).databaseValue
+            return try transformer(at: index).transformedValue(value).databaseValue
         }
     }
 

@@ -33,11 +33,10 @@ final class RecordInsertStatement {
     private let connection: OpaquePointer
     private let statement: OpaquePointer
     private let codec: EntityCodec
-    /// For each bound parameter, in order: the attribute it comes from.
-    /// Derived attributes appear twice (value and baseline).
+    /// For each bound parameter, in order: the attribute it comes from,
+    /// or (past the attributes) the to-one link. Derived attributes appear
+    /// twice (value and baseline), as in ``EntityCodec/insertSQL``.
     private let parameters: [Int]
-    /// The values' transformers, by attribute position.
-    private let transformers: [(any AttributeValueTransformer)?]
 
     /// Prepares the statement (persistent: it runs once per record).
     /// - Throws: `DatabaseError` when SQLite refuses it.
@@ -47,9 +46,9 @@ final class RecordInsertStatement {
         (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: true)
         self.codec = codec
         let attributes = codec.entity.attributes
-        parameters = Array(attributes.indices) + attributes.indices.filter { attributes[$0].derivation != nil }
-        transformers = codec.transformers
-        precondition(codec.links.isEmpty, "the bulk insert writes no link columns")
+        parameters =
+            Array(attributes.indices) + codec.links.map { attributes.count + $0.index }
+            + attributes.indices.filter { attributes[$0].derivation != nil }
     }
 
     /// `sqlite3_finalize`.
@@ -57,21 +56,23 @@ final class RecordInsertStatement {
         sqlite3_finalize(statement)
     }
 
-    /// Inserts the record whose values are `values` (in attribute order),
-    /// whose photos (if any) are already in the `blob` table.
+    /// Inserts `record`, whose photos (if any) are already in the `blob`
+    /// table. Its named relationships are the caller's to link.
     ///
     /// The record must have passed validation: this is a save without the
     /// checks, not a way around them.
     /// - Throws: `DatabaseError` for anything but a constraint violation,
     ///   ``TransformerError`` for a value its transformer refuses.
-    func insert(_ values: [AttributeValue?]) throws -> Outcome {
+    func insert(_ record: Record) throws -> Outcome {
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
+        let count = record.values.count
         for (position, attribute) in parameters.enumerated() {
             let index = Int32(position + 1)
-            guard let value = values[attribute] else { continue }  // unbound parameters are NULL
+            let bound = attribute < count ? record.values[attribute] : record.links[attribute - count]
+            guard let value = bound else { continue }  // unbound parameters are NULL
             switch value {
             case .string(var text), .uri(var text):
                 text.withUTF8 { bindText(index, $0) }
@@ -89,8 +90,7 @@ final class RecordInsertStatement {
                 var sha256 = info.sha256
                 sha256.withUTF8 { bindText(index, $0) }
             case .color:
-                guard let transformer = transformers[attribute] else { continue }
-                let data = try transformer.transformedValue(value)
+                let data = try codec.transformer(at: attribute).transformedValue(value)
                 data.withUnsafeBytes {
                     _ = sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), SQLITE_TRANSIENT)
                 }

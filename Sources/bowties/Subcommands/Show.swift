@@ -10,6 +10,11 @@ extension BowTies {
             abstract: "Show every field of one bow tie.",
             discussion: KeyArgument.discussion)
 
+        /// The attributes the lines above describe in words of their own.
+        static let described: Set = [
+            "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "tintColor", "url", "photoData",
+        ]
+
         @Argument(help: KeyArgument.help)
         var key: String
 
@@ -38,6 +43,13 @@ extension BowTies {
             }
             if let url = tie.url { Output.line("URL: \(url.absoluteString)") }
             Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).joined(separator: ", ")))
+            // Attributes this command gives no words of its own, as the
+            // declaration names them.
+            for (index, attribute) in tie.record.entity.attributes.enumerated()
+            where !Self.described.contains(attribute.name) {
+                guard let value = tie.record.values[index] else { continue }
+                Output.line("\(attribute.name): \(Output.escaped(value.text ?? value.displayText))")
+            }
             Output.line(photo?.line ?? "Photo: none")
             Output.line("Id: \(tie.id.uuidString)")
         }

@@ -102,62 +102,38 @@ enum Output {
     }
 }
 
-/// The JSON form of a bow tie (`--json`).
+/// The JSON form of a bow tie (`--json`): the record's JSON
+/// (``RecordJSON``, from the declaration), with the photo's file and,
+/// when it was read, its type and problem.
 struct BowTieJSON: Encodable {
-    struct Photo: Encodable {
-        var bytes: Int
-        var sha256: String
-        var storage: String
-        var type: String?
-        var file: String?
-    }
-
-    var id: String
-    var name: String?
-    var searchKey: String?
-    var rating: Double
-    var timesWorn: Int32
-    var lastWorn: String?
-    var isFavorite: Bool
-    var url: String?
-    var tintColor: String?
-    var photo: Photo?
-    /// Its tags' names, sorted ignoring case.
-    var tags: [String]
-    /// What is wrong with the photo, in the words of `show`'s photo line:
-    /// written by the commands that read the photo (`show`, `photo`), null
-    /// when it is intact or there is none. Left out by `list` and `export`,
-    /// which describe the photo from the catalog without reading it.
-    var photoProblem: ExplicitNull<String>?
+    var json: RecordJSON
 
     /// A tie as the catalog records it, without reading its photo (`list`,
     /// `export`: no `photo.type`, no `photoProblem`).
     init(_ tie: BowTie, catalog: Catalog) {
-        id = tie.id.uuidString
-        name = tie.name
-        searchKey = tie.searchKey
-        rating = tie.rating
-        timesWorn = tie.timesWorn
-        lastWorn = tie.lastWorn.map(ISO8601.string(from:))
-        isFavorite = tie.isFavorite
-        url = tie.url?.absoluteString
-        tintColor = tie.tintColor?.hexString
-        tags = tie.tags
-        photo = tie.photo.map {
-            Photo(
-                bytes: $0.byteCount, sha256: $0.sha256, storage: $0.storage.rawValue, type: nil,
+        var blobs: [String: BlobJSON] = [:]
+        for attribute in tie.record.entity.attributes {
+            guard case .blob(let info)? = tie.record[attribute.name] else { continue }
+            blobs[attribute.name] = BlobJSON(
+                bytes: info.byteCount, sha256: info.sha256, storage: info.storage.rawValue,
                 file: catalog.photoFileURL(for: tie)?.path)
         }
+        json = RecordJSON(tie.record, blobs: blobs)
     }
 
     /// A tie whose photo was read back (`show`, `photo`): with the photo's
-    /// type, and `photoProblem`.
+    /// type, and `photoProblem`: what is wrong with the photo, in the words
+    /// of `show`'s photo line, null when it is intact or there is none.
     ///
     /// - Parameter checked: The photo as read; nil when the tie has none.
     init(_ tie: BowTie, catalog: Catalog, checked: CheckedPhoto?) {
         self.init(tie, catalog: catalog)
-        photo?.type = checked?.type
-        photoProblem = ExplicitNull(checked?.problem?.description)
+        for name in json.blobs.keys { json.blobs[name]?.type = checked?.type }
+        json.extra["photoProblem"] = .text(checked?.problem?.description)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
     }
 }
 
