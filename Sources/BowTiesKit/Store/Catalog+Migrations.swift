@@ -90,7 +90,7 @@ extension Catalog {
     ///   then as it was.
     func migrateSchema() throws {
         try mapErrors {
-            try mapMigrationErrors { _ = try Self.migrator.migrate(database) }
+            try mapMigrationErrors { _ = try migrator.migrate(database) }
         }
     }
 
@@ -100,7 +100,7 @@ extension Catalog {
     /// - Throws: ``CatalogError`` as ``migrateSchema()``, or the
     ///   `DatabaseError` of a migration.
     func migrateSchema(_ db: Database) throws {
-        try mapMigrationErrors { _ = try Self.migrator.migrate(db) }
+        try mapMigrationErrors { _ = try migrator.migrate(db) }
     }
 
     /// The error for a store whose schema a newer bowties wrote.
