@@ -100,7 +100,7 @@ if len(rows) != 8:
     problems.append(f"{len(rows)} rows, expected 8")
 header = rows[0]
 expected_header = ["id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite",
-                   "url", "tintColor", "photoBytes", "photoSHA256"]
+                   "url", "tintColor", "photoBytes", "photoSHA256", "tags"]
 if header != expected_header:
     problems.append(f"header {header}")
 by_id = {row[0]: dict(zip(header, row)) for row in rows[1:]}
@@ -123,6 +123,7 @@ for tie in plistlib.load(open(plist_path, "rb")):
         "tintColor": "#%02X%02X%02X" % (c["red"], c["green"], c["blue"]),
         "photoBytes": str(os.path.getsize(image)),
         "photoSHA256": hashlib.sha256(open(image, "rb").read()).hexdigest(),
+        "tags": ", ".join(sorted(tie.get("tags", []), key=str.lower)),
     }
     for key, value in expected.items():
         if row.get(key) != value:
@@ -362,6 +363,66 @@ bt check --repair
 repair_rc=$rc
 bt show B
 check "...check --repair sets B's photo to none, and show B no longer warns" eval '[[ $repair_rc == 0 && $rc == 0 && ! -s $WORK/err ]] && grep -qx "Photo: none" "$WORK/out"'
+
+# --- one declared model: wear history, tags, relationships (issue 10) ---------
+export BOWTIES_STORE=$WORK/model/catalog.sqlite
+# sql STORE STATEMENTS: runs them with Python's sqlite3 (no shell needed),
+# prints the last statement's rows as a|b|c.
+sql() {
+    python3 -c '
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+rows = []
+for statement in sys.argv[2].split(";"):
+    if statement.strip():
+        rows = connection.execute(statement).fetchall()
+for row in rows:
+    print("|".join(str(value) for value in row))' "$@"
+}
+bt import
+bt wear O --on 2026-11-20 --note "a wedding"
+check "wear O --on 2026-11-20 --note: recorded, 4 times so far" eval '[[ $rc == 0 ]] && out_has "Wore Orange Sherbet (O) on 2026-11-20: 4 times so far."'
+bt wear O --on 2099-01-01
+check "wear --on a date in the future: exit 64, nothing recorded" eval '[[ $rc == 64 ]] && err_has "2099-01-01"'
+bt history O
+check "history O: the wear with its note, and 3 from before the history" eval '[[ $rc == 0 ]] && out_has "2026-11-20  a wedding" && out_has "4 times worn: 1 recorded, 3 before the history began."'
+bt unwear O
+last_worn_o=$("$BIN" show O --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["lastWorn"])')
+check "unwear O: back to 3 times, last worn as imported ($last_worn_o)" eval '[[ $rc == 0 ]] && out_has "3 times so far." && [[ $last_worn_o == 2014-05-03T09:41:07Z ]]'
+bt unwear O
+check "unwear O again: exit 1, no recorded wear" eval '[[ $rc == 1 ]] && err_has "no recorded wear"'
+bt tag R formal Wedding
+bt tag B FORMAL
+bt tags --json
+check "tag R and B: tags lists formal (2) and Wedding (1), matched ignoring case" eval '[[ $rc == 0 ]] && python3 -c "
+import json, sys
+tags = json.load(open(sys.argv[1]))
+sys.exit(0 if tags == [{\"name\": \"formal\", \"count\": 2}, {\"name\": \"Wedding\", \"count\": 1}] else 1)" "$WORK/out"'
+bt tag R "a,b"
+check "a tag name with a comma: exit 65, Core Data's 1680" eval '[[ $rc == 65 ]] && err_has "1680"'
+bt list --tag Formal --json
+check "list --tag Formal: R and B" eval '[[ $rc == 0 ]] && python3 -c "
+import json, sys
+sys.exit(0 if [t[\"searchKey\"] for t in json.load(open(sys.argv[1]))] == [\"R\", \"B\"] else 1)" "$WORK/out"'
+bt wear R --on 2026-11-21
+bt delete R
+rows=$(sql "$BOWTIES_STORE" "SELECT (SELECT count(*) FROM wear), (SELECT count(*) FROM bowtie_tag), (SELECT count(*) FROM tag)")
+check "delete R: its wears go (cascade), its tag links go, the tags stay (nullify): $rows" eval '[[ $rows == "0|1|2" ]]'
+bt tags --delete formal
+check "tags --delete formal: B keeps its other fields and loses the tag" eval '[[ $rc == 0 ]] && out_has "it was on 1 bow tie" && [[ $(sql "$BOWTIES_STORE" "SELECT count(*) FROM bowtie_tag") == 0 ]]'
+bt model --json
+check "model --json: BowTie.wears cascades to Wear, BowTie.tags nullifies" eval '[[ $rc == 0 ]] && python3 -c "
+import json, sys
+entities = {e[\"name\"]: e for e in json.load(open(sys.argv[1]))[\"entities\"]}
+rel = {r[\"name\"]: r for r in entities[\"BowTie\"][\"relationships\"]}
+ok = rel[\"wears\"][\"destination\"] == \"Wear\" and rel[\"wears\"][\"deleteRule\"] == \"cascade\" and rel[\"tags\"][\"deleteRule\"] == \"nullify\" and set(entities) == {\"BowTie\", \"Wear\", \"Tag\"}
+sys.exit(0 if ok else 1)" "$WORK/out"'
+sql "$BOWTIES_STORE" "PRAGMA foreign_keys=OFF; INSERT INTO wear (date, bowTie_id) VALUES (0, 'NO-SUCH-TIE')"
+bt check
+check "a wear of a tie that does not exist: check exits 65 and names the wear table" eval '[[ $rc == 65 ]] && out_has "of wear refers to a row of bowtie"'
+bt check --repair
+check "check --repair deletes it as the delete rule would have" eval '[[ $rc == 0 ]] && out_has "A new check finds no problems."'
+export BOWTIES_STORE=$WORK/catalog.sqlite
 
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
