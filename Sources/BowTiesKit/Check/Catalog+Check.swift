@@ -293,9 +293,13 @@ extension Catalog {
                     StoreProblem(.invalidRecord, "\(codec.entity.name) \(label ?? "?"): \(failure)"))
                 continue
             }
+            let entity = codec.entity
+            func text(_ column: String?) -> String? { column.flatMap { String.fromDatabaseValue(row[$0]) } }
+            let id = text(entity.primaryKeyColumn) ?? "\(row[entity.primaryKeyColumn] as DatabaseValue? ?? .null)"
+            let reference = RecordReference(id: id, searchKey: text(entity.keyAttribute), name: text(entity.nameAttribute))
             problems.append(
                 StoreProblem(
-                    .invalidRecord, failure, records: [Self.reference(row)],
+                    .invalidRecord, failure, records: [reference],
                     advice: "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
                         + "`bowties import --update`, or delete it with `bowties delete`."))
         }
@@ -434,7 +438,7 @@ extension Catalog {
         let (table, photo) = photoColumn
         let rows = try Row.fetchAll(
             db,
-            sql: "SELECT id, searchKey, name FROM \(table) WHERE \(photo) = ? ORDER BY rowid LIMIT ?",
+            sql: "SELECT \(referenceColumns) FROM \(table) WHERE \(photo) = ? ORDER BY rowid LIMIT ?",
             arguments: [sha256, StoreProblem.maximumRecordsListed])
         let count =
             rows.count < StoreProblem.maximumRecordsListed
@@ -443,12 +447,20 @@ extension Catalog {
         return (rows.map(Self.reference), count)
     }
 
-    /// A record as the user knows it, from a row with the columns `id`,
-    /// `searchKey` and `name`.
+    /// The columns a ``RecordReference`` is made of: the bow tie's primary
+    /// key, key and name, as the declaration names them, in that order.
+    private var referenceColumns: String {
+        let entity = bowTieCodec.entity
+        return [entity.primaryKeyColumn, entity.keyAttribute, entity.nameAttribute]
+            .map { $0.map { "\"\($0)\"" } ?? "NULL" }.joined(separator: ", ")
+    }
+
+    /// A record as the user knows it, from a row that starts with
+    /// ``referenceColumns``.
     private static func reference(_ row: Row) -> RecordReference {
-        let id = String.fromDatabaseValue(row["id"]) ?? "\(row["id"] as DatabaseValue? ?? .null)"
+        let id = String.fromDatabaseValue(row[0]) ?? "\(row[0] as DatabaseValue? ?? .null)"
         return RecordReference(
-            id: id, searchKey: String.fromDatabaseValue(row["searchKey"]), name: String.fromDatabaseValue(row["name"]))
+            id: id, searchKey: String.fromDatabaseValue(row[1]), name: String.fromDatabaseValue(row[2]))
     }
 
     private enum FileHash {

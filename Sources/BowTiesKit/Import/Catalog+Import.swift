@@ -282,18 +282,13 @@ private struct RecordImporter {
             report.unchanged += 1
             return
         }
-        if let key = tie.searchKey,
-            let holder = try Row.fetchOne(
-                db.cachedStatement(
-                    sql: "SELECT rowid, name FROM \(table) WHERE searchKey = ? AND id != ?"),
-                arguments: [key, tie.id.uuidString])
-        {
-            let rowid: Int64 = holder[0]
+        if let conflict = try codec.uniqueConflict(tie.record, db) {
+            let what = "the \(conflict.attribute.displayName) \(conflict.value.messageText)"
             throw failure(
-                rowid >= firstNewRowID
-                    ? "the search key \"\(key)\" appears more than once in this file"
-                    : "the search key \"\(key)\" is already used in the catalog by \"\(holder[1] as String? ?? "?")\"",
-                field: "searchKey")
+                conflict.rowid >= firstNewRowID
+                    ? "\(what) appears more than once in this file"
+                    : "\(what) is already used in the catalog by \(conflict.holder)",
+                field: conflict.attribute.importKey)
         }
 
         let resolved: Catalog.ResolvedPhoto
@@ -340,7 +335,7 @@ private struct RecordImporter {
         }
         do {
             _ = try catalog.save(
-                tie, photo: resolved, replacing: previous, db, changes, checkSearchKey: false, baselines: true)
+                tie, photo: resolved, replacing: previous, db, changes, checkUnique: false, baselines: true)
         } catch let error as ValidationError {
             throw failure(error.description)
         }

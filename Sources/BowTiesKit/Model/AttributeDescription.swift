@@ -62,6 +62,9 @@ public struct AttributeDescription: Sendable {
     /// The value follows from a relationship and a stored baseline (see
     /// ``Derivation``): the store keeps it, and saves never write it.
     public var derivation: Derivation?
+    /// How messages name the attribute in words, like the entries of
+    /// Core Data's localization dictionary (`search key`).
+    public var displayName: String
     /// The name exports and JSON use when it differs from ``name`` (the
     /// photo is `photo` in JSON, `photoBytes` and `photoSHA256` in CSV).
     public var exportName: String
@@ -84,7 +87,8 @@ public struct AttributeDescription: Sendable {
         pattern: String? = nil,
         isCaseInsensitive: Bool = false,
         derivation: Derivation? = nil,
-        exportName: String? = nil
+        exportName: String? = nil,
+        displayName: String? = nil
     ) {
         self.name = name
         self.type = type
@@ -104,6 +108,7 @@ public struct AttributeDescription: Sendable {
         self.isCaseInsensitive = isCaseInsensitive
         self.derivation = derivation
         self.exportName = exportName ?? name
+        self.displayName = displayName ?? name
     }
 
     /// The bounds validation enforces for a number: the declared ones,

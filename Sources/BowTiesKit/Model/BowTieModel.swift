@@ -17,7 +17,8 @@ public enum BowTieModel {
         attributes: [
             AttributeDescription("id", .uuid, isOptional: false, isPrimaryKey: true),
             AttributeDescription("name", .string, isOptional: false, minLength: 1, maxLength: 500),
-            AttributeDescription("searchKey", .string, minLength: 1, maxLength: 64, isUnique: true),
+            AttributeDescription(
+                "searchKey", .string, minLength: 1, maxLength: 64, isUnique: true, displayName: "search key"),
             AttributeDescription(
                 "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0)),
             AttributeDescription(

@@ -43,14 +43,14 @@ extension Catalog {
     }
 
     /// The save routine every change goes through, inside a transaction:
-    /// validate, check the search key, write the row (and the links it
+    /// validate, check unique values, write the row (and the links it
     /// carries), release the photo the record no longer uses.
     ///
     /// - Parameter baselines: Also set the baselines of derived attributes
     ///   (an import's counts) when the tie exists.
     func save(
         _ tie: BowTie, photo: ResolvedPhoto, replacing existing: BowTie?, _ db: Database,
-        _ changes: PhotoChanges, checkSearchKey: Bool = true, baselines: Bool = false
+        _ changes: PhotoChanges, checkUnique: Bool = true, baselines: Bool = false
     ) throws -> BowTie {
         var tie = tie
         switch photo {
@@ -59,7 +59,7 @@ extension Catalog {
         case .store(let info): tie.photo = info
         }
         try bowTieCodec.entity.validate(tie.record)
-        if checkSearchKey { try checkSearchKeyIsFree(tie, db) }
+        if checkUnique { try checkUniqueValues(tie, db) }
         let saved = try bowTieCodec.save(tie.record, isNew: existing == nil, baselines: baselines, db)
         if let old = existing?.photo, old.sha256 != tie.photo?.sha256 {
             try releasePhoto(old, db, changes)
@@ -149,16 +149,14 @@ extension Catalog {
         }
     }
 
-    private func checkSearchKeyIsFree(_ tie: BowTie, _ db: Database) throws {
-        guard let key = tie.searchKey else { return }
-        let holder = try String.fetchOne(
-            db, sql: "SELECT id FROM \(bowTieCodec.entity.tableName) WHERE searchKey = ? AND id != ?",
-            arguments: [key, tie.id.uuidString])
-        if let holder {
-            throw CatalogError(
-                .conflict, "the search key \"\(key)\" is already used by the bow tie \(holder)",
-                hint: "Search keys are unique in a catalog: choose another one.")
-        }
+    /// Refuses a value of a unique attribute (the search key) that
+    /// another tie holds, naming that tie.
+    private func checkUniqueValues(_ tie: BowTie, _ db: Database) throws {
+        guard let conflict = try bowTieCodec.uniqueConflict(tie.record, db) else { return }
+        let name = conflict.attribute.displayName
+        throw CatalogError(
+            .conflict, "the \(name) \(conflict.value.messageText) is already used by \(conflict.holder)",
+            hint: "\(name.prefix(1).uppercased() + name.dropFirst())s are unique in a catalog: choose another one.")
     }
 
     /// The stored baselines of a tie's derived attributes, by attribute

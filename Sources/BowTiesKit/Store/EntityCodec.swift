@@ -360,6 +360,35 @@ struct EntityCodec: Sendable {
         return Self.sortedNames(stored)
     }
 
+    /// The first unique attribute (other than the primary key) whose value
+    /// in `record` another stored object already holds, with that
+    /// object's rowid and label.
+    func uniqueConflict(_ record: Record, _ db: Database)
+        throws -> (attribute: AttributeDescription, value: AttributeValue, rowid: Int64, holder: String)?
+    {
+        let table = "\"\(entity.tableName)\""
+        let key = record.primaryKey.map(\.databaseValue) ?? .null
+        let labelColumns = [entity.keyAttribute, entity.nameAttribute].map { $0.map { "\"\($0)\"" } ?? "NULL" }
+        for (index, attribute) in entity.attributes.enumerated() where attribute.isUnique && !attribute.isPrimaryKey {
+            guard let value = record.values[index] else { continue }
+            let row = try Row.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT rowid, \(labelColumns.joined(separator: ", ")), "\(entity.primaryKeyColumn)" FROM \(table) \
+                        WHERE "\(attribute.columnName)" = ? AND "\(entity.primaryKeyColumn)" IS NOT ?
+                        """),
+                arguments: [try databaseValue(value, at: index), key])
+            guard let row else { continue }
+            // Named by what the two do not share: the holder's key is the
+            // value in conflict when the key is the unique attribute.
+            let holder = Record.label(
+                key: attribute.name == entity.keyAttribute ? nil : row[1] as String?, name: row[2] as String?,
+                fallback: "\(row[3] as DatabaseValue)")
+            return (attribute, value, row[0], holder)
+        }
+        return nil
+    }
+
     /// The destination object called `name` (matched as its name
     /// attribute compares), created when there is none.
     /// - Throws: ``ValidationError`` when a new one would be invalid.
