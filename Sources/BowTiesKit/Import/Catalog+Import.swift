@@ -319,9 +319,11 @@ private struct RecordImporter {
             }
             // The file's counts are baselines: compared with the stored
             // baselines, the store's totals stand for them.
-            let baselines = try catalog.baselines(of: previous.record, db)
-            for (index, baseline) in baselines where candidate.record.values[index] == baseline {
-                candidate.record.values[index] = previous.record.values[index]
+            let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
+            for index in baselines.indices where codec.entity.attributes[index].derivation != nil {
+                if candidate.record.values[index] == baselines[index] {
+                    candidate.record.values[index] = previous.record.values[index]
+                }
             }
             candidate.record.names = candidate.record.names.mapValues {
                 EntityCodec.sortedNames($0.reduce(into: [String]()) { names, name in

@@ -159,29 +159,6 @@ extension Catalog {
             hint: "\(name.prefix(1).uppercased() + name.dropFirst())s are unique in a catalog: choose another one.")
     }
 
-    /// The stored baselines of a tie's derived attributes, by attribute
-    /// position.
-    func baselines(of record: Record, _ db: Database) throws -> [(Int, AttributeValue?)] {
-        let entity = bowTieCodec.entity
-        let derived = entity.attributes.indices.filter { entity.attributes[$0].derivation != nil }
-        guard !derived.isEmpty, let key = record.primaryKey else { return [] }
-        let columns = derived.map { "\"\(entity.attributes[$0].baselineColumnName)\"" }.joined(separator: ", ")
-        guard
-            let row = try Row.fetchOne(
-                db, sql: "SELECT \(columns) FROM \"\(entity.tableName)\" WHERE \"\(entity.primaryKeyColumn)\" = ?",
-                arguments: [key.databaseValue])
-        else { return [] }
-        return derived.enumerated().map { column, index in
-            let value = row[column] as DatabaseValue
-            if value.isNull { return (index, nil) }
-            switch entity.attributes[index].type {
-            case .date: return (index, Double.fromDatabaseValue(value).map { .date(Date(timeIntervalSince1970: $0)) })
-            case .double: return (index, Double.fromDatabaseValue(value).map(AttributeValue.double))
-            default: return (index, Int64.fromDatabaseValue(value).map(AttributeValue.integer))
-            }
-        }
-    }
-
     func fetchOne(id: UUID, _ db: Database) throws -> BowTie? {
         let codec = bowTieCodec
         let row = try Row.fetchOne(

@@ -360,6 +360,31 @@ struct EntityCodec: Sendable {
         return Self.sortedNames(stored)
     }
 
+    /// The stored baselines of the derived attributes of the object whose
+    /// primary key is `key`, by attribute position (nil elsewhere, and for
+    /// an object not stored).
+    func baselines(of key: DatabaseValue, _ db: Database) throws -> [AttributeValue?] {
+        var baselines = [AttributeValue?](repeating: nil, count: entity.attributes.count)
+        var columns: [String] = []
+        var positions: [Int] = []
+        for index in entity.attributes.indices where entity.attributes[index].derivation != nil {
+            columns.append("\"\(entity.attributes[index].baselineColumnName)\"")
+            positions.append(index)
+        }
+        if columns.isEmpty { return baselines }
+        let sql =
+            "SELECT \(columns.joined(separator: ", ")) FROM \"\(entity.tableName)\" "
+            + "WHERE \"\(entity.primaryKeyColumn)\" = ?"
+        guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else { return baselines }
+        for column in positions.indices {
+            let value: DatabaseValue = row[column]
+            if value.isNull { continue }
+            let index = positions[column]
+            baselines[index] = try decode(value, entity.attributes[index], index, label: { "" })
+        }
+        return baselines
+    }
+
     /// The first unique attribute (other than the primary key) whose value
     /// in `record` another stored object already holds, with that
     /// object's rowid and label.
