@@ -37,10 +37,13 @@ PHOTO_COUNT = 7  # red ... violet
 EXTERNAL_PHOTO_COUNT = 2  # blue and violet are over 100 KiB
 
 # The sqlite3 shell's export: every column bowties exports, unformatted
-# (the colour as hex, the date as seconds), so it is the lower bound.
+# (the colour as hex, the date as seconds, the tags unsorted), so it is the
+# lower bound.
 SQLITE_EXPORT_SQL = (
     "SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,"
-    " hex(tintColor), blob.byteCount, photoData_sha256"
+    " hex(tintColor), blob.byteCount, photoData_sha256,"
+    " (SELECT group_concat(tag.name, ', ') FROM bowtie_tag JOIN tag ON tag.pk = bowtie_tag.tag_pk"
+    " WHERE bowtie_tag.bowTie_id = bowtie.id) AS tags"
     " FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256 ORDER BY bowtie.rowid"
 )
 SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
