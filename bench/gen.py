@@ -9,6 +9,12 @@ on every machine, so figures from different runs compare the same input.
 
     python3 bench/gen.py 100000 out.plist            # with imageName keys
     python3 bench/gen.py 100000 out.plist --no-images
+    python3 bench/gen.py 100000 out.plist --tags     # 1 record in 3 tagged
+
+With --tags, 1 record in 3 also has a `tags` array of 1 to 3 names from a
+fixed vocabulary of 11. The tags depend on the index only, so the files
+with and without them hold the same ties otherwise, and a file without
+tags is byte for byte what it was before tags existed.
 
 The file is written in chunks (a few MB of memory whatever the size) to a
 temporary name and renamed at the end, so an interrupted run never leaves a
@@ -31,6 +37,12 @@ ADJECTIVES = ["Classic", "Midnight", "Velvet", "Silk", "Paisley", "Striped",
               "Dotted", "Tartan", "Knitted", "Linen", "Satin", "Crêpe"]
 NOUNS = ["Bow Tie", "Self-Tie", "Butterfly", "Batwing", "Diamond Point",
          "Club Round", "Pre-Tied Bow", "Thistle"]
+# Tag names as they appear in the XML. A prime count, so that the steps of
+# record_tags() always give distinct names. One needs an entity, one is
+# not ASCII; no two share a first letter unless their second letters
+# differ, so that every sort that ignores case orders them the same way.
+TAGS = ["wedding", "office", "evening", "summer", "winter", "silk", "vintage",
+        "gift", "black &amp; white", "soirée", "formal"]
 
 HEADER = ('<?xml version="1.0" encoding="UTF-8"?>\n'
           '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
@@ -53,6 +65,36 @@ def photo_name(index):
     return name + ".png" if (index // 7) % 2 == 0 else name
 
 
+def record_tags(index):
+    """The tag names (XML text) of record `index`: 1 to 3 for 1 record in 3.
+
+    A function of the index alone: no draw from the records' generator,
+    so adding tags changes nothing else in the file, and the bench can
+    count what a file holds without reading it. Records 2, 5, 8, ... are
+    tagged; so is the middle record of every 10^k-record file, which the
+    bench shows.
+    """
+    if index % 3 != 2:
+        return []
+    n = index // 3
+    count = 1 + n % 3
+    start = (n * 7) % len(TAGS)
+    step = 1 + (n // 3) % (len(TAGS) - 1)
+    return [TAGS[(start + j * step) % len(TAGS)] for j in range(count)]
+
+
+def tag_summary(count):
+    """(tagged records, tag links, distinct names) in a `count`-record file."""
+    tagged = links = 0
+    names = set()
+    for index in range(2, count, 3):
+        tags = record_tags(index)
+        tagged += 1
+        links += len(tags)
+        names.update(tags)
+    return tagged, links, len(names)
+
+
 def _date_text(seconds):
     # time.gmtime is slow enough to matter at 1M records; do it by hand
     # (Howard Hinnant's civil_from_days).
@@ -71,11 +113,11 @@ def _date_text(seconds):
     return f"{year:04d}-{month:02d}-{day:02d}T{h:02d}:{m:02d}:{s:02d}Z"
 
 
-def records(count, images=True):
+def records(count, images=True, tags=False):
     """Yields the XML text of each record's <dict>.
 
-    imageName depends on the index only (no random draw), so the files
-    with and without images hold the same ties otherwise.
+    imageName and tags depend on the index only (no random draw), so the
+    files with and without them hold the same ties otherwise.
     """
     rng = random.Random(SEED)
     for i in range(count):
@@ -100,6 +142,10 @@ def records(count, images=True):
         url = f"https://example.com/ties/{slug}-{colour.lower()}-{i}"
         image = (f"\t\t<key>imageName</key>\n\t\t<string>{photo_name(i)}</string>\n"
                  if images else "")
+        names = record_tags(i) if tags else []
+        tag_array = ("\t\t<key>tags</key>\n\t\t<array>\n"
+                     + "".join(f"\t\t\t<string>{tag}</string>\n" for tag in names)
+                     + "\t\t</array>\n") if names else ""
         yield (
             "\t<dict>\n"
             f"\t\t<key>id</key>\n\t\t<string>{tie_id}</string>\n"
@@ -109,6 +155,7 @@ def records(count, images=True):
             f"\t\t<key>name</key>\n\t\t<string>{name}</string>\n"
             f"\t\t<key>rating</key>\n\t\t<real>{rating_text}</real>\n"
             f"\t\t<key>searchKey</key>\n\t\t<string>{search_key(i)}</string>\n"
+            f"{tag_array}"
             f"\t\t<key>timesWorn</key>\n\t\t<integer>{times}</integer>\n"
             "\t\t<key>tintColor</key>\n\t\t<dict>\n"
             f"\t\t\t<key>blue</key>\n\t\t\t<integer>{blue}</integer>\n"
@@ -120,13 +167,13 @@ def records(count, images=True):
         )
 
 
-def generate(count, path, images=True, chunk=5000):
+def generate(count, path, images=True, tags=False, chunk=5000):
     """Writes `count` records to `path` (via `path.tmp`, then renamed)."""
     temporary = f"{path}.tmp{os.getpid()}"
     with open(temporary, "w", encoding="utf-8", newline="\n") as out:
         out.write(HEADER)
         batch = []
-        for text in records(count, images):
+        for text in records(count, images, tags):
             batch.append(text)
             if len(batch) == chunk:
                 out.write("".join(batch))
@@ -141,6 +188,7 @@ def main():
     parser.add_argument("count", type=int, nargs="?")
     parser.add_argument("output", nargs="?")
     parser.add_argument("--no-images", action="store_true", help="leave out imageName keys")
+    parser.add_argument("--tags", action="store_true", help="give 1 record in 3 a tags array")
     parser.add_argument("--version", action="store_true", help="print the generator version")
     args = parser.parse_args()
     if args.version:
@@ -148,7 +196,7 @@ def main():
         return 0
     if args.count is None or args.output is None:
         parser.error("COUNT and OUTPUT are required")
-    generate(args.count, args.output, images=not args.no_images)
+    generate(args.count, args.output, images=not args.no_images, tags=args.tags)
     return 0
 
 

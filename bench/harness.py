@@ -37,13 +37,37 @@ PHOTO_COUNT = 7  # red ... violet
 EXTERNAL_PHOTO_COUNT = 2  # blue and violet are over 100 KiB
 
 # The sqlite3 shell's export: every column bowties exports, unformatted
-# (the colour as hex, the date as seconds), so it is the lower bound.
+# (the colour as hex, the date as seconds, the tags unsorted), so it is the
+# lower bound.
 SQLITE_EXPORT_SQL = (
     "SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,"
-    " hex(tintColor), blob.byteCount, photoData_sha256"
+    " hex(tintColor), blob.byteCount, photoData_sha256,"
+    " (SELECT group_concat(tag.name, ', ') FROM bowtie_tag JOIN tag ON tag.pk = bowtie_tag.tag_pk"
+    " WHERE bowtie_tag.bowTie_id = bowtie.id) AS tags"
     " FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256 ORDER BY bowtie.rowid"
 )
 SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
+
+# The wear history given to the catalog before show and wear are timed:
+# HISTORY_PER_TIE wears on 1 tie in HISTORY_EVERY, HISTORY_ON_KEY on the
+# tie shown. Dates in 2025, spread by rowid; the triggers keep timesWorn
+# and lastWorn. One transaction, from the sqlite3 shell, as a catalog that
+# was used for years would have them.
+HISTORY_EVERY = 10
+HISTORY_PER_TIE = 3
+HISTORY_ON_KEY = 50
+HISTORY_SQL = """\
+PRAGMA foreign_keys = ON;
+BEGIN IMMEDIATE;
+INSERT INTO wear (date, note, bowTie_id)
+  WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < {per_tie})
+  SELECT 1735689600 + ((bowtie.rowid * 37 + k * 101) % 365) * 86400 + k * 3600, NULL, id
+  FROM bowtie, n WHERE bowtie.rowid % {every} = 0 ORDER BY bowtie.rowid, k;
+INSERT INTO wear (date, note, bowTie_id)
+  WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < {on_key})
+  SELECT 1735689600 + k * 7 * 86400, 'bench wear ' || k, id FROM bowtie, n WHERE searchKey = '{key}';
+COMMIT;
+"""
 
 # The warnings-memory pair: an import whose every photo is missing warns
 # once per record; its peak RSS must stay within this of the same import
@@ -52,9 +76,13 @@ WARNINGS_RECORDS = 400_000
 WARNINGS_MEMORY_LIMIT_KIB = 5 * 1024
 
 IMPORTERS = ["bowties", "c", "python", "foundation"]
+# Measured at every size, in the same rotation, but not compared with C:
+# the alternatives do not read tags (see bench/README.md).
+EXTRA_IMPORTERS = ["bowties-nophotos", "bowties-tags"]
 LABELS = {
     "bowties": "bowties",
     "bowties-nophotos": "bowties, file without imageName",
+    "bowties-tags": "bowties, file with tags (not compared with C)",
     "c": "C reference (libxml2 reader + sqlite3)",
     "python": "Python plistlib + sqlite3",
     "foundation": "Swift Foundation PropertyListSerialization + GRDB",
@@ -270,6 +298,62 @@ def query(store, sql, *arguments):
         connection.close()
 
 
+def tag_counts(store):
+    """(tagged ties, tag links, tags) in a store, as gen.tag_summary counts them."""
+    return query(store, "SELECT (SELECT count(DISTINCT bowTie_id) FROM bowtie_tag),"
+                 " (SELECT count(*) FROM bowtie_tag), (SELECT count(*) FROM tag)")
+
+
+def add_history(store, key, count, checks):
+    """Gives the catalog its wear history (HISTORY_SQL) and checks the counts.
+
+    The sqlite3 shell inserts every wear in one transaction; bowties'
+    triggers keep timesWorn and lastWorn. Then timesWorn must be the
+    baseline plus the wears, for the tie shown and for every other one.
+    Fills checks["history"]; returns False when the shell failed.
+    """
+    before = query(store, "SELECT timesWorn FROM bowtie WHERE searchKey = ?", key)[0]
+    sql = HISTORY_SQL.format(per_tie=HISTORY_PER_TIE, every=HISTORY_EVERY, on_key=HISTORY_ON_KEY, key=key)
+    start = time.perf_counter()
+    shell = subprocess.run(["sqlite3", "-bail", store], input=sql, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    if shell.returncode != 0:
+        failure = f"sqlite3 exit {shell.returncode}: {shell.stderr.strip()[:200]}"
+        checks["history"] = {"failure": failure}
+        log(f"  history: FAILED ({failure})")
+        return False
+    rows, ties = query(store, "SELECT count(*), count(DISTINCT bowTie_id) FROM wear")
+    after, baseline, key_wears = query(
+        store, "SELECT timesWorn, timesWorn_baseline, (SELECT count(*) FROM wear WHERE bowTie_id = id)"
+        " FROM bowtie WHERE searchKey = ?", key)
+    # Every tie: timesWorn = baseline + wears, lastWorn = the later of
+    # the baseline and the last wear.
+    wrong = query(store, """
+        SELECT count(*) FROM bowtie LEFT JOIN (
+            SELECT bowTie_id, count(*) AS wears, max(date) AS last FROM wear GROUP BY bowTie_id
+        ) AS history ON history.bowTie_id = bowtie.id
+        WHERE timesWorn IS NOT timesWorn_baseline + coalesce(wears, 0)
+           OR lastWorn IS NOT coalesce(max(lastWorn_baseline, last), lastWorn_baseline, last)""")[0]
+    checks["history"] = {
+        "rows": rows, "expected_rows": HISTORY_PER_TIE * (count // HISTORY_EVERY) + HISTORY_ON_KEY,
+        "ties": ties, "every_ties": count // HISTORY_EVERY, "key_wears": key_wears,
+        "before": before, "after": after, "baseline": baseline, "wrong": wrong, "seconds": elapsed,
+        "failure": None,
+    }
+    log(f"  history: {rows:,} wears on {ties:,} ties in {elapsed:.2f} s; {key}: timesWorn {before} -> "
+        f"{after} (baseline {baseline} + {key_wears}); ties with wrong counts or dates: {wrong}")
+    return True
+
+
+def history_holds(history):
+    """True when the history is as inserted and the triggers counted it."""
+    return (history is not None and history["failure"] is None
+            and history["rows"] == history["expected_rows"]
+            and history["after"] == history["baseline"] + history["key_wears"]
+            and history["after"] == history["before"] + history["key_wears"]
+            and history["wrong"] == 0)
+
+
 def warm(path):
     """Reads a file once so that every tool finds it in the page cache."""
     with open(path, "rb") as file:
@@ -279,15 +363,15 @@ def warm(path):
 
 # ---------------------------------------------------------------- data
 
-def data_file(count, images):
+def data_file(count, images, tags=False):
     folder = os.path.join(WORK, "data")
     os.makedirs(folder, exist_ok=True)
-    name = f"bowties-g{gen.VERSION}-{count}{'' if images else '-nophotos'}.plist"
+    name = f"bowties-g{gen.VERSION}-{count}{'' if images else '-nophotos'}{'-tags' if tags else ''}.plist"
     path = os.path.join(folder, name)
     if not os.path.exists(path):
         log(f"  generating {name} ...")
         start = time.perf_counter()
-        gen.generate(count, path, images=images)
+        gen.generate(count, path, images=images, tags=tags)
         log(f"  generated {os.path.getsize(path) / 1e6:.0f} MB in {time.perf_counter() - start:.1f} s")
     return path
 
@@ -300,7 +384,9 @@ def measure_size(count, options, binaries):
     photo_size = count <= 100_000 or count == options.records[0]
     plist = data_file(count, images=True)
     plain = data_file(count, images=False) if photo_size else None
-    figures = {"count": count, "runs": runs, "bytes": os.path.getsize(plist), "checks": {}}
+    tagged = data_file(count, images=True, tags=True)
+    figures = {"count": count, "runs": runs, "bytes": os.path.getsize(plist),
+               "tagged_bytes": os.path.getsize(tagged), "checks": {}}
     stores = os.path.join(WORK, "stores")
     outputs = os.path.join(WORK, "out")
     os.makedirs(stores, exist_ok=True)
@@ -309,6 +395,7 @@ def measure_size(count, options, binaries):
     importers = list(IMPORTERS)
     if photo_size:
         importers.append("bowties-nophotos")
+    importers.append("bowties-tags")
     for name in importers:
         figures[name] = Result()
     if options.skip_slow and count > 100_000:
@@ -321,6 +408,8 @@ def measure_size(count, options, binaries):
             return [binaries["bowties"], "import", plist, "--images", IMAGES, "--store", store]
         if name == "bowties-nophotos":
             return [binaries["bowties"], "import", plain, "--images", IMAGES, "--store", store]
+        if name == "bowties-tags":
+            return [binaries["bowties"], "import", tagged, "--images", IMAGES, "--store", store]
         if name == "c":
             return [binaries["c"], plist, store]
         if name == "python":
@@ -331,6 +420,8 @@ def measure_size(count, options, binaries):
     warm(plist)
     if plain:
         warm(plain)
+    warm(tagged)
+    expected_tags = figures["expected_tags"] = gen.tag_summary(count)  # (tagged ties, links, names)
     for run in range(runs):
         order = importers[run % len(importers):] + importers[:run % len(importers)]
         for name in order:
@@ -345,28 +436,64 @@ def measure_size(count, options, binaries):
                     figures[name].failure = f"stored {rows} rows, expected {count}"
                     log(f"    import {name}: FAILED ({figures[name].failure})")
                     continue
+                if name == "bowties-tags":
+                    stored = tag_counts(store)
+                    figures["checks"]["tags"] = (stored, expected_tags)
+                    if stored != expected_tags:
+                        figures[name].failure = (f"stored {stored[0]} tagged ties, {stored[1]} links, "
+                                                 f"{stored[2]} tags; expected {expected_tags}")
+                        log(f"    import {name}: FAILED ({figures[name].failure})")
+                        continue
                 log(f"  {count:>9,} import {name:<17} run {run + 1}/{runs}: "
                     f"{figures[name].walls[-1]:7.2f} s {figures[name].rss[-1] / 1024:7.1f} MiB")
     for name in importers:
-        if name not in ("bowties",):
+        if name not in ("bowties", "bowties-tags"):
             remove_store(os.path.join(stores, f"{name}-{count}.sqlite"))
 
     store = os.path.join(stores, f"bowties-{count}.sqlite")
-    if not figures["bowties"].ok:
-        return figures
+    if figures["bowties"].ok:
+        # Photos: each of the seven stored once, two of them in files.
+        blobs = query(store, "SELECT count(*) FROM blob")[0]
+        folder = external_folder(store)
+        files = len(os.listdir(folder)) if os.path.isdir(folder) else 0
+        figures["checks"].update(blobs=blobs, external_files=files)
+        log(f"  photos: blob rows {blobs} (expect {PHOTO_COUNT}), "
+            f"files in {os.path.relpath(folder, ROOT)}: {files} (expect {EXTERNAL_PHOTO_COUNT})")
 
-    # Photos: each of the seven stored once, two of them in files.
-    blobs = query(store, "SELECT count(*) FROM blob")[0]
-    folder = external_folder(store)
-    files = len(os.listdir(folder)) if os.path.isdir(folder) else 0
-    figures["checks"].update(blobs=blobs, external_files=files)
-    log(f"  photos: blob rows {blobs} (expect {PHOTO_COUNT}), "
-        f"files in {os.path.relpath(folder, ROOT)}: {files} (expect {EXTERNAL_PHOTO_COUNT})")
+    # Show, wear and export run on the catalog as it is used: the tagged
+    # import, then a wear history. The store without tags is the fallback
+    # when the tagged import failed; the report says which it was.
+    tags_store = os.path.join(stores, f"bowties-tags-{count}.sqlite")
+    if figures["bowties-tags"].ok:
+        remove_store(store)
+        store = tags_store
+        figures["catalog"] = "tags"
+    elif figures["bowties"].ok:
+        remove_store(tags_store)
+        figures["catalog"] = "plain"
+    else:
+        return figures
 
     # show and the sqlite3 shell's point query, interleaved. The key is in
     # the middle of the file.
     key = gen.search_key(count // 2)
     figures["key"] = key
+    figures["key_tags"] = query(store, "SELECT count(*) FROM bowtie_tag JOIN bowtie ON id = bowTie_id "
+                                "WHERE searchKey = ?", key)[0]
+    if add_history(store, key, count, figures["checks"]):
+        measure_point_commands(figures, store, key, options, binaries)
+    else:
+        # Figures without the history would answer another question.
+        for name in ("bowties-show", "sqlite-show", "bowties-wear"):
+            figures[name] = Result()
+            figures[name].failure = "no wear history: " + figures["checks"]["history"]["failure"]
+    measure_exports(figures, store, runs, binaries)
+    return figures
+
+
+def measure_point_commands(figures, store, key, options, binaries):
+    """show, the sqlite3 point query and wear, on a store with its history."""
+    count = figures["count"]
     shows = {
         "bowties-show": [binaries["bowties"], "show", key, "--store", store],
         "sqlite-show": ["sqlite3", store, SQLITE_SHOW_SQL.format(key=key)],
@@ -388,7 +515,11 @@ def measure_size(count, options, binaries):
         log(f"  {count:>9,} bowties-wear   median {figures['bowties-wear'].wall * 1000:6.1f} ms "
             f"of {options.short_runs}; timesWorn went {before} -> {after}")
 
-    # Exports, interleaved and rotating as the imports.
+
+def measure_exports(figures, store, runs, binaries):
+    """Exports, interleaved and rotating as the imports."""
+    count = figures["count"]
+    outputs = os.path.join(WORK, "out")
     exports = {
         "bowties-export": ([binaries["bowties"], "export", "--output", "{out}", "--store", store], False),
         "sqlite-export": (["sqlite3", "-csv", "-header", store, SQLITE_EXPORT_SQL], True),
@@ -418,7 +549,6 @@ def measure_size(count, options, binaries):
         out = os.path.join(outputs, f"{name}-{count}.csv")
         if os.path.exists(out):
             os.remove(out)
-    return figures
 
 
 # ---------------------------------------------------------------- warnings
@@ -577,7 +707,7 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed):
         lines += ["### Import", "",
                   "| importer | wall (median) | spread | CPU user+sys | peak RSS | time ÷ bowties |",
                   "|---|---:|---:|---:|---:|---:|"]
-        for name in IMPORTERS + ["bowties-nophotos"]:
+        for name in IMPORTERS + EXTRA_IMPORTERS:
             if name not in figures:
                 continue
             wall, sp, cpu, rss = cell(figures[name])
@@ -597,11 +727,38 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed):
             lines.append(f"Photos stored once: `SELECT count(*) FROM blob` = {checks['blobs']} "
                          f"(expect {PHOTO_COUNT}); `.bowties-{count}_SUPPORT/_EXTERNAL_DATA/` holds "
                          f"{checks['external_files']} files (expect {EXTERNAL_PHOTO_COUNT}).")
+        if "bowties-tags" in figures:
+            tagged, links, names = figures["expected_tags"]
+            stored, _ = checks.get("tags", (None, None))
+            lines.append(f"With tags: the same ties, {tagged:,} of them with a `tags` array ({links:,} "
+                         f"names from {names} tags; a {figures['tagged_bytes'] / 1e6:.0f} MB file); stored "
+                         + ("as in the file" if stored == (tagged, links, names) else
+                            f"WRONG: {stored}" if stored else "— (the import failed)")
+                         + f". Tags cost: with ÷ without tags = "
+                         f"**{times(ratio(figures['bowties-tags'].wall, base.wall))}** in time, "
+                         f"{times(ratio(figures['bowties-tags'].peak, base.peak))} in peak RSS. "
+                         "Not compared with C, which does not read tags.")
         lines.append("")
         if "bowties-show" in figures:
+            history = checks.get("history")
+            catalog = ("the tagged import" if figures.get("catalog") == "tags"
+                       else "the import without tags (the tagged import failed)")
             lines += [f"### Point commands (key `{figures['key']}`, whole process, "
-                      f"{options.short_runs} runs)", "",
-                      "| command | wall (median) | spread | peak RSS |", "|---|---:|---:|---:|"]
+                      f"{options.short_runs} runs, on {catalog} with a wear history)", ""]
+            if history and history["failure"] is None:
+                lines += [f"History: **{history['rows']:,} rows in `wear`** ({HISTORY_PER_TIE} on each of "
+                          f"{history['every_ties']:,} ties, 1 in {HISTORY_EVERY}, and {history['key_wears']} on "
+                          f"`{figures['key']}`, which has {figures.get('key_tags', 0)} tags), inserted by the "
+                          f"sqlite3 shell in one transaction in {seconds(history['seconds'])}, before the timed runs. "
+                          f"`{figures['key']}`: timesWorn {history['after']} = baseline {history['baseline']} + "
+                          f"{history['key_wears']} wears: "
+                          f"{'yes' if history['after'] == history['baseline'] + history['key_wears'] else 'NO'}; "
+                          f"ties whose timesWorn or lastWorn disagree with their history: {history['wrong']}"
+                          + ("" if history["rows"] == history["expected_rows"]
+                             else f" (WRONG: expected {history['expected_rows']:,} wears)") + ".", ""]
+            elif history:
+                lines += [f"History: FAILED ({history['failure']}).", ""]
+            lines += ["| command | wall (median) | spread | peak RSS |", "|---|---:|---:|---:|"]
             for name in ("bowties-show", "sqlite-show", "bowties-wear"):
                 wall, sp, _, rss = cell(figures[name])
                 lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} |")
@@ -673,10 +830,12 @@ def targets(all_figures, warnings=None):
     small = by_count.get(100_000, all_figures[0])
     large = all_figures[-1]
 
+    # The issue's bar: no regression, within 1.2× of the C lower bound on
+    # the file without tags (the C reference reads no tags).
     for figures in all_figures:
         r = ratio(figures["bowties"].wall, figures["c"].wall)
-        rows.append((f"import ≤ 1.5× the C reference ({at(figures)})", times(r),
-                     verdict(None if r is None else r <= 1.5)))
+        rows.append((f"import ≤ 1.2× the C reference ({at(figures)})", times(r),
+                     verdict(None if r is None else r <= 1.2)))
     for figures in all_figures:
         for name, label in (("python", "Python"), ("foundation", "Foundation")):
             r, text = faster(figures[name].wall, figures["bowties"].wall)
@@ -705,11 +864,20 @@ def targets(all_figures, warnings=None):
         r = ratio(figures["bowties"].wall, figures["bowties-nophotos"].wall)
         rows.append((f"photos cost ≤ 1.2× the import without photos ({at(figures)})", times(r),
                      verdict(None if r is None else r <= 1.2)))
-    for name, label in (("bowties-show", "show"), ("bowties-wear", "wear")):
-        result = large.get(name)
-        wall = result.wall if result else None
-        rows.append((f"{label} ≤ 25 ms, whole process ({at(large)})", seconds(wall),
-                     verdict(None if wall is None else wall <= 0.025)))
+    # At every size, on a catalog with a wear history; a figure measured
+    # without one (the history failed or did not add up) does not count.
+    for figures in all_figures:
+        history = figures["checks"].get("history")
+        for name, label in (("bowties-show", "show"), ("bowties-wear", "wear")):
+            result = figures.get(name)
+            wall = result.wall if result else None
+            if wall is not None and not history_holds(history):
+                figure, ok = f"{seconds(wall)}, but the history did not hold", False
+            else:
+                figure, ok = seconds(wall), None if wall is None else wall <= 0.025
+            wears = f", {history['rows']:,} wears" if history_holds(history) else ""
+            rows.append((f"{label} ≤ 25 ms, whole process, with a history ({at(figures)}{wears})",
+                         figure, verdict(ok)))
     for figures in all_figures:
         if "bowties-export" not in figures:
             continue
@@ -777,6 +945,7 @@ def main(argv):
         checks = figures["checks"]
         worn, expected = checks.get("wear_counted", (0, 0))
         failed = failed or checks.get("same_csv") is False or worn != expected
+        failed = failed or ("history" in checks and not history_holds(checks["history"]))
     if warnings:
         failed = failed or any(result.failure for result in (warnings["with"], warnings["without"]))
     if failed:

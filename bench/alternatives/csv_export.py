@@ -6,8 +6,8 @@
 Reads a bowties store with one cursor and writes the same CSV as
 `bowties export` (same columns, cells and CRLF line ends: lastWorn in ISO
 8601 UTC, isFavorite as true/false, tintColor as #RRGGBB, the photo as its
-size and SHA-256), so both do the same work. The bench compares the two
-files.
+size and SHA-256, the tags as their names sorted ignoring case and joined
+by ", "), so both do the same work. The bench compares the two files.
 """
 
 import csv
@@ -17,10 +17,14 @@ import sys
 import time
 
 HEADER = ["id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite",
-          "url", "tintColor", "photoBytes", "photoSHA256"]
+          "url", "tintColor", "photoBytes", "photoSHA256", "tags"]
+# The tags come as one text per tie, the names joined by U+001F (a
+# character no tag name may hold), as bowties reads them.
 QUERY = """
     SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, tintColor,
-           blob.byteCount, photoData_sha256
+           blob.byteCount, photoData_sha256,
+           (SELECT group_concat(tag.name, char(31)) FROM bowtie_tag
+            JOIN tag ON tag.pk = bowtie_tag.tag_pk WHERE bowtie_tag.bowTie_id = bowtie.id)
     FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256
     ORDER BY bowtie.rowid
 """
@@ -39,6 +43,13 @@ def color(blob):
     return "#%02X%02X%02X" % tuple(int(min(max(c, 0), 1) * 255 + 0.5) for c in (red, green, blue))
 
 
+def tags(joined):
+    """The names sorted ignoring case (then by code point), as bowties does."""
+    if joined is None:
+        return ""
+    return ", ".join(sorted(joined.split("\x1f"), key=lambda name: (name.lower(), name)))
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: csv_export.py STORE OUTPUT", file=sys.stderr)
@@ -49,12 +60,12 @@ def main():
         writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(HEADER)
         for (tie_id, name, key, rating, worn, last, favourite, url, tint,
-             size, sha) in connection.execute(QUERY):
+             size, sha, joined) in connection.execute(QUERY):
             writer.writerow([
                 tie_id, name, key, number(rating), worn,
                 time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(last)) if last is not None else "",
                 "true" if favourite else "false",
-                url, color(tint), size, sha,
+                url, color(tint), size, sha, tags(joined),
             ])
             count += 1
     connection.close()
