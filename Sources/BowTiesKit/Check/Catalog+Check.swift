@@ -217,12 +217,19 @@ extension Catalog {
         for query in model.derivedMismatchQueries {
             let rows = try Row.fetchAll(db, sql: query.sql + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
             for row in rows.prefix(StoreProblem.maximumRecordsListed) {
-                let key = row[0] as DatabaseValue
+                let id = String.fromDatabaseValue(row[0]) ?? "\(row[0] as DatabaseValue)"
+                let reference = RecordReference(
+                    id: id, searchKey: String.fromDatabaseValue(row[3]), name: String.fromDatabaseValue(row[4]))
                 problems.append(
                     StoreProblem(
                         .derivedMismatch,
-                        "\(query.attribute) of \(query.entity.name) \(key) is \(row[1] as DatabaseValue), "
-                            + "its history makes it \(row[2] as DatabaseValue)",
+                        "\(query.attribute) is \(Self.sqlText(row[1])), its history makes it \(Self.sqlText(row[2]))",
+                        records: [reference], repair: .recomputeDerived))
+            }
+            if rows.count > StoreProblem.maximumRecordsListed {
+                problems.append(
+                    StoreProblem(
+                        .derivedMismatch, "\(query.attribute) of more \(query.entity.name) records disagrees with their history",
                         repair: .recomputeDerived))
             }
         }
@@ -302,6 +309,18 @@ extension Catalog {
                     .invalidRecord, failure, records: [reference],
                     advice: "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
                         + "`bowties import --update`, or delete it with `bowties delete`."))
+        }
+    }
+
+    /// A stored value as a message shows it: numbers as numbers, dates
+    /// (seconds since 1970) as ISO 8601 when the attribute is a date.
+    private static func sqlText(_ value: DatabaseValue) -> String {
+        switch value.storage {
+        case .null: "none"
+        case .int64(let number): String(number)
+        case .double(let seconds): ISO8601.string(from: Date(timeIntervalSince1970: seconds))
+        case .string(let text): text
+        case .blob(let data): "\(data.count) bytes"
         }
     }
 

@@ -174,6 +174,8 @@ private struct RecordImporter {
     /// (Kept here rather than in ``NamedPhoto``, which every record with a
     /// photo copies.)
     var unusedPhotoPaths: [String: String] = [:]
+    /// Tags (and other named objects) found or made by this import.
+    var names = NameCache()
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
 
@@ -243,12 +245,12 @@ private struct RecordImporter {
 
     /// Links a record the fast path inserted to the objects its file names
     /// (its tags), creating those that do not exist.
-    private func linkNames(_ stored: Record, _ record: DecodedRecord) throws {
+    private mutating func linkNames(_ stored: Record, _ record: DecodedRecord) throws {
         guard let key = stored.primaryKey else { return }
         for named in codec.namedRelationships {
             guard let names = stored.names[named.relationship.name] else { continue }
             do {
-                _ = try codec.setNames(names, of: key.databaseValue, named, isNew: true, db)
+                _ = try codec.setNames(names, of: key.databaseValue, named, isNew: true, db, cache: &self.names)
             } catch let error as ValidationError {
                 throw ImportError(
                     location: record.location, recordNumber: number, record: record.tie.label,

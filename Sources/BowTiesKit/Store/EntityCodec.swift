@@ -319,6 +319,7 @@ struct EntityCodec: Sendable {
         }
         for named in namedRelationships {
             guard let names = record.names[named.relationship.name], let key = record.primaryKey else { continue }
+            // One save: no cache to keep.
             record.names[named.relationship.name] = try setNames(names, of: linkValue(key), named, isNew: isNew, db)
         }
         return record
@@ -329,13 +330,24 @@ struct EntityCodec: Sendable {
     /// validated as a new object of the destination entity).
     ///
     /// - Returns: The names as stored (an existing object keeps its spelling).
+    ///
+    /// - Parameter cache: Objects already found by name in this
+    ///   transaction (an import's), so that a name met again costs no query.
     func setNames(
-        _ names: [String], of key: DatabaseValue, _ named: NamedRelationship, isNew: Bool, _ db: Database
+        _ names: [String], of key: DatabaseValue, _ named: NamedRelationship, isNew: Bool, _ db: Database,
+        cache: inout NameCache
     ) throws -> [String] {
         var keys: [DatabaseValue] = []
         var stored: [String] = []
         for name in names {
-            let (destinationKey, spelling) = try findOrCreate(name, named, db)
+            let destinationKey: DatabaseValue
+            let spelling: String
+            if let known = cache.entries[named.relationship.name + "\u{1F}" + name] {
+                (destinationKey, spelling) = known
+            } else {
+                (destinationKey, spelling) = try findOrCreate(name, named, db)
+                cache.insert((destinationKey, spelling), for: named.relationship.name + "\u{1F}" + name)
+            }
             if !keys.contains(destinationKey) {
                 keys.append(destinationKey)
                 stored.append(spelling)
@@ -358,6 +370,14 @@ struct EntityCodec: Sendable {
             ).execute(arguments: [key, destinationKey])
         }
         return Self.sortedNames(stored)
+    }
+
+    /// ``setNames(_:of:_:isNew:_:cache:)`` without a cache: one change.
+    func setNames(
+        _ names: [String], of key: DatabaseValue, _ named: NamedRelationship, isNew: Bool, _ db: Database
+    ) throws -> [String] {
+        var cache = NameCache()
+        return try setNames(names, of: key, named, isNew: isNew, db, cache: &cache)
     }
 
     /// The stored baselines of the derived attributes of the object whose
@@ -449,5 +469,18 @@ extension AttributeValue {
         case .string(let text), .uri(let text): text.databaseValue
         default: .null
         }
+    }
+}
+
+/// Objects found by name within one transaction, by relationship and
+/// name: bounded, so that a file naming a million different tags keeps
+/// memory flat (past the limit it starts again).
+struct NameCache {
+    static let limit = 4096
+    private(set) var entries: [String: (DatabaseValue, String)] = [:]
+
+    mutating func insert(_ entry: (DatabaseValue, String), for key: String) {
+        if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
+        entries[key] = entry
     }
 }

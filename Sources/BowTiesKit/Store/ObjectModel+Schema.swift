@@ -355,9 +355,9 @@ extension ObjectModel {
         }
     }
 
-    /// For `check`: a query listing the primary keys of objects whose
-    /// derived attributes disagree with their relationships, with the
-    /// attribute's name, the stored value and the right one.
+    /// For `check`: a query listing the objects whose derived attributes
+    /// disagree with their relationships: primary key, the stored value,
+    /// the right one, then the object's key and name attributes.
     var derivedMismatchQueries: [(entity: EntityDescription, attribute: String, sql: String)] {
         derivations.flatMap { entity, _, link, destination, attributes in
             attributes.map { attribute -> (entity: EntityDescription, attribute: String, sql: String) in
@@ -373,9 +373,11 @@ extension ObjectModel {
                     expected = "\(table).\"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
                 }
                 let column = "\(table).\"\(attribute.columnName)\""
+                let label = [entity.keyAttribute, entity.nameAttribute].map { $0.map { "\(table).\"\($0)\"" } ?? "NULL" }
                 return (
                     entity, attribute.name,
-                    "SELECT \(key), \(column), \(expected) AS expected FROM \(table) WHERE \(column) IS NOT \(expected)"
+                    "SELECT \(key), \(column), \(expected) AS expected, \(label.joined(separator: ", ")) FROM \(table) "
+                        + "WHERE \(column) IS NOT \(expected)"
                 )
             }
         }
