@@ -98,15 +98,7 @@ struct WearHistoryCommandTests {
         "a date that cannot be read is a usage error, exit 64, naming it; nothing is stored",
         arguments: ["yesterday", "20/11/2026", "2026-13-01", "2026-11-20T18:30", "11/20"])
     func unreadableDate(_ date: String) throws {
-        let workspace = try CatalogWorkspace()
-        try workspace.importSampleData()
-        let before = try workspace.snapshot()
-        let result = try workspace.run("wear", "R", "--on", date)
-        #expect(result.status == 64, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.hasPrefix("bowties: error:"), "\(result)")
-        #expect(result.stderr.contains(date), "\(result)")
-        try NoTraceTests.expectNoTrace(workspace, before: before, result)
+        try Self.expectRefused(date)
     }
 
     @Test(
@@ -117,14 +109,19 @@ struct WearHistoryCommandTests {
             "2099-01-01T00:00:00Z",
         ])
     func futureDate(_ date: String) throws {
+        try Self.expectRefused(date)
+    }
+
+    /// `wear R --on date` exits 64 naming the date, and leaves no trace.
+    static func expectRefused(_ date: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let workspace = try CatalogWorkspace()
         try workspace.importSampleData()
         let before = try workspace.snapshot()
         let result = try workspace.run("wear", "R", "--on", date)
-        #expect(result.status == 64, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.hasPrefix("bowties: error:"), "\(result)")
-        #expect(result.stderr.contains(date), "\(result)")
+        #expect(result.status == 64, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stdout.isEmpty, "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.hasPrefix("bowties: error:"), "\(result)", sourceLocation: sourceLocation)
+        #expect(result.stderr.contains(date), "\(result)", sourceLocation: sourceLocation)
         try NoTraceTests.expectNoTrace(workspace, before: before, result)
     }
 

@@ -91,7 +91,8 @@ struct EntityCodec: Sendable {
                 let alias = "\(attribute.name)_blob"
                 selected += ["\(alias).byteCount", "\(alias).external"]
                 joins.append(
-                    "LEFT JOIN \(Catalog.blobTable) AS \(alias) ON \(alias).sha256 = \"\(table)\".\"\(attribute.columnName)\"")
+                    "LEFT JOIN \(Catalog.blobTable) AS \(alias) ON \(alias).sha256 = \"\(table)\".\"\(attribute.columnName)\""
+                )
             }
         }
         for (_, link) in links { selected.append("\"\(table)\".\"\(link.name)\"") }
@@ -366,7 +367,8 @@ struct EntityCodec: Sendable {
         }
         for destinationKey in keys {
             try db.cachedStatement(
-                sql: "INSERT INTO \"\(table)\" (\"\(named.near)\", \"\(named.far)\") VALUES (?, ?) ON CONFLICT DO NOTHING"
+                sql:
+                    "INSERT INTO \"\(table)\" (\"\(named.near)\", \"\(named.far)\") VALUES (?, ?) ON CONFLICT DO NOTHING"
             ).execute(arguments: [key, destinationKey])
         }
         return Self.sortedNames(stored)
@@ -444,7 +446,8 @@ struct EntityCodec: Sendable {
         let keyColumn = destination.primaryKeyColumn
         if let row = try Row.fetchOne(
             db.cachedStatement(
-                sql: "SELECT \"\(keyColumn)\", \"\(named.nameColumn)\" FROM \"\(destination.tableName)\" WHERE \"\(named.nameColumn)\" = ?"
+                sql:
+                    "SELECT \"\(keyColumn)\", \"\(named.nameColumn)\" FROM \"\(destination.tableName)\" WHERE \"\(named.nameColumn)\" = ?"
             ), arguments: [name])
         {
             return (row[0] as DatabaseValue, row[1] as String)

@@ -317,10 +317,12 @@ extension ObjectModel {
                 Self.recompute(entity, link, destination, attributes, key: key)
             }
             let prefix = "\(entity.tableName)_\(relationship.name)"
-            let watched = ([link.name] + attributes.compactMap {
-                if case .latest(_, let name)? = $0.derivation { return name }
-                return nil
-            }).map { "\"\($0)\"" }.joined(separator: ", ")
+            let watched =
+                ([link.name]
+                + attributes.compactMap {
+                    if case .latest(_, let name)? = $0.derivation { return name }
+                    return nil
+                }).map { "\"\($0)\"" }.joined(separator: ", ")
             let baselines = attributes.map { "\"\($0.baselineColumnName)\"" }.joined(separator: ", ")
             let table = "\"\(destination.tableName)\""
             return [
@@ -367,13 +369,16 @@ extension ObjectModel {
                 let expected: String
                 switch attribute.derivation {
                 case .latest(_, let name)?:
-                    expected = "(SELECT max(value) FROM (SELECT \(table).\"\(attribute.baselineColumnName)\" AS value "
+                    expected =
+                        "(SELECT max(value) FROM (SELECT \(table).\"\(attribute.baselineColumnName)\" AS value "
                         + "UNION ALL SELECT \"\(name)\" \(source)))"
                 default:
                     expected = "\(table).\"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
                 }
                 let column = "\(table).\"\(attribute.columnName)\""
-                let label = [entity.keyAttribute, entity.nameAttribute].map { $0.map { "\(table).\"\($0)\"" } ?? "NULL" }
+                let label = [entity.keyAttribute, entity.nameAttribute].map {
+                    $0.map { "\(table).\"\($0)\"" } ?? "NULL"
+                }
                 return (
                     entity, attribute.name,
                     "SELECT \(key), \(column), \(expected) AS expected, \(label.joined(separator: ", ")) FROM \(table) "

@@ -66,7 +66,9 @@ enum WearDate {
             formatter.timeZone = TimeZone(identifier: "UTC")
             date = formatter.date(from: trimmed)
         } else {
-            for options: ISO8601DateFormatter.Options in [[.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]] {
+            for options: ISO8601DateFormatter.Options in [
+                [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
+            ] {
                 let formatter = ISO8601DateFormatter()
                 formatter.formatOptions = options
                 if let parsed = formatter.date(from: trimmed) {
