@@ -117,6 +117,25 @@ struct DeclaredModelTests {
         #expect(try catalog.count() == 0)
     }
 
+    @Test("a deny rule refuses the delete with 1600 and changes nothing; a count rule refuses the save with 1590")
+    func denyAndCountRules() throws {
+        var model = Self.extended
+        model.entities[0].relationships[2].deleteRule = .deny
+        model.entities[0].relationships[2].maxCount = 2
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog(url: directory.path("catalog.sqlite"), model: model, migrator: .creating(model))
+        try catalog.importPropertyList(at: try directory.write(Self.twoTies, to: "ties.plist"))
+        let denied = try #require(throws: ValidationError.self) { try catalog.delete("S") }
+        #expect(denied.code == .relationshipDeniedDelete)
+        #expect(try catalog.count() == 2)
+
+        var tie = try catalog.bowTie(matching: "D")
+        tie.record.names["makers"] = ["A", "B", "C"]
+        let tooMany = try #require(throws: ValidationError.self) { try catalog.save(tie) }
+        #expect(tooMany.code == .relationshipExceedsMaximumCount)
+        #expect(try catalog.bowTie(matching: "D").record.names["makers"] == ["Charvet"])
+    }
+
     @Test("a declaration the store cannot hold is refused, with the reason")
     func invalidModels() throws {
         var cascading = BowTieModel.model

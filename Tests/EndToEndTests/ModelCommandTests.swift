@@ -33,7 +33,7 @@ struct ModelCommandTests {
         let entities = try #require(root["entities"] as? [[String: Any]])
         let attributes = try #require(entities.first?["attributes"] as? [[String: Any]])
         for attribute in attributes {
-            #expect(attribute.keys.count == 12, "\(attribute)")
+            #expect(attribute.keys.count == 17, "\(attribute)")
         }
         // The export's columns come from the same declaration: a binary
         // attribute becomes its size and SHA-256.
@@ -59,5 +59,8 @@ struct ModelCommandTests {
         let rating = try #require(attributes.first { $0["name"] as? String == "rating" })
         #expect(rating["minValue"] as? Double == 0 && rating["maxValue"] as? Double == 5)
         #expect(rating["type"] as? String == "Double" && rating["optional"] as? Bool == false)
+        let timesWorn = try #require(attributes.first { $0["name"] as? String == "timesWorn" })
+        #expect(timesWorn["derivation"] as? String == "baseline + wears.@count", "\(timesWorn)")
+        #expect(rating["derivation"] is NSNull, "\(rating)")
     }
 }

@@ -250,6 +250,8 @@ private struct RecordImporter {
         for named in codec.namedRelationships {
             guard let names = stored.names[named.relationship.name] else { continue }
             do {
+                try EntityCodec.checkCount(
+                    Set(names.map { $0.lowercased() }).count, of: named.relationship, record: record.tie.label)
                 _ = try codec.setNames(names, of: key.databaseValue, named, isNew: true, db, cache: &self.names)
             } catch let error as ValidationError {
                 throw ImportError(

@@ -249,6 +249,7 @@ extension Catalog {
     public func delete(_ key: String) throws -> BowTie {
         try write { db, changes in
             let tie = try resolve(key, db)
+            try bowTieCodec.checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
             try db.execute(
                 sql: "DELETE FROM \(bowTieCodec.entity.tableName) WHERE id = ?", arguments: [tie.id.uuidString])
             if let photo = tie.photo {

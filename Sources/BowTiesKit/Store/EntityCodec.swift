@@ -320,6 +320,7 @@ struct EntityCodec: Sendable {
         }
         for named in namedRelationships {
             guard let names = record.names[named.relationship.name], let key = record.primaryKey else { continue }
+            try Self.checkCount(Set(names.map { $0.lowercased() }).count, of: named.relationship, record: record.label)
             // One save: no cache to keep.
             record.names[named.relationship.name] = try setNames(names, of: linkValue(key), named, isNew: isNew, db)
         }
@@ -405,6 +406,51 @@ struct EntityCodec: Sendable {
             baselines[index] = try decode(value, entity.attributes[index], index, label: { "" })
         }
         return baselines
+    }
+
+    /// Refuses a to-many that holds fewer or more objects than its
+    /// declaration allows (1580, 1590).
+    static func checkCount(_ count: Int, of relationship: RelationshipDescription, record: String) throws {
+        if count < relationship.minCount {
+            throw ValidationError(
+                code: .relationshipLacksMinimumCount,
+                message: "\(relationship.name) must hold at least \(relationship.minCount).",
+                attribute: relationship.name, value: String(count), record: record)
+        }
+        if let maximum = relationship.maxCount, count > maximum {
+            throw ValidationError(
+                code: .relationshipExceedsMaximumCount, message: "\(relationship.name) may hold at most \(maximum).",
+                attribute: relationship.name, value: String(count), record: record)
+        }
+    }
+
+    /// Refuses to delete the object `key` while a relationship whose
+    /// delete rule is deny still leads somewhere (1600). The store's
+    /// `RESTRICT` would refuse it too; this says why, in Core Data's words.
+    func checkDeleteRules(of key: DatabaseValue, label: String, _ db: Database) throws {
+        for relationship in entity.relationships where relationship.deleteRule == .deny {
+            let count: Int
+            if let link = model.linkColumn(inverseOf: relationship), let destination = model[relationship.destination] {
+                count =
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = ?",
+                        arguments: [key]) ?? 0
+            } else if let table = model.joinTable(for: relationship, of: entity) {
+                let (near, _) = table.columns(from: relationship, of: entity)
+                count =
+                    try Int.fetchOne(
+                        db, sql: "SELECT count(*) FROM \"\(table.name)\" WHERE \"\(near)\" = ?", arguments: [key]) ?? 0
+            } else {
+                continue
+            }
+            if count > 0 {
+                throw ValidationError(
+                    code: .relationshipDeniedDelete,
+                    message:
+                        "\(label) cannot be deleted while its \(relationship.name) holds \(count) object\(count == 1 ? "" : "s").",
+                    attribute: relationship.name, value: String(count), record: label)
+            }
+        }
     }
 
     /// The first unique attribute (other than the primary key) whose value

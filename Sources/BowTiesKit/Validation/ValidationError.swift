@@ -10,6 +10,9 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
         case managedObject = 1550
         case multipleErrors = 1560
         case missingMandatoryProperty = 1570
+        case relationshipLacksMinimumCount = 1580
+        case relationshipExceedsMaximumCount = 1590
+        case relationshipDeniedDelete = 1600
         case numberTooLarge = 1610
         case numberTooSmall = 1620
         case dateTooLate = 1630
@@ -26,6 +29,9 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
             case .managedObject: "NSManagedObjectValidationError"
             case .multipleErrors: "NSValidationMultipleErrorsError"
             case .missingMandatoryProperty: "NSValidationMissingMandatoryPropertyError"
+            case .relationshipLacksMinimumCount: "NSValidationRelationshipLacksMinimumCountError"
+            case .relationshipExceedsMaximumCount: "NSValidationRelationshipExceedsMaximumCountError"
+            case .relationshipDeniedDelete: "NSValidationRelationshipDeniedDeleteError"
             case .numberTooLarge: "NSValidationNumberTooLargeError"
             case .numberTooSmall: "NSValidationNumberTooSmallError"
             case .dateTooLate: "NSValidationDateTooLateError"

@@ -119,6 +119,12 @@ private struct AttributeJSON: Encodable {
     var allowsExternalStorage: Bool
     var valueTransformerName: String?
     var importKey: String
+    var primaryKey: Bool
+    var indexed: Bool
+    var pattern: String?
+    var caseInsensitive: Bool
+    /// How a derived value follows from a relationship: `baseline + wears.@count`.
+    var derivation: String?
 
     init(_ attribute: AttributeDescription) {
         name = attribute.name
@@ -133,11 +139,21 @@ private struct AttributeJSON: Encodable {
         allowsExternalStorage = attribute.allowsExternalStorage
         valueTransformerName = attribute.valueTransformerName
         importKey = attribute.importKey
+        primaryKey = attribute.isPrimaryKey
+        indexed = attribute.isIndexed
+        pattern = attribute.pattern
+        caseInsensitive = attribute.isCaseInsensitive
+        switch attribute.derivation {
+        case .count(let relationship)?: derivation = "baseline + \(relationship).@count"
+        case .latest(let relationship, let name)?: derivation = "max(baseline, \(relationship).@max.\(name))"
+        case nil: derivation = nil
+        }
     }
 
     enum CodingKeys: String, CodingKey {
         case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
         case allowsExternalStorage, valueTransformerName, importKey
+        case primaryKey, indexed, pattern, caseInsensitive, derivation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -155,5 +171,10 @@ private struct AttributeJSON: Encodable {
         try container.encode(allowsExternalStorage, forKey: .allowsExternalStorage)
         try container.encode(valueTransformerName, forKey: .valueTransformerName)
         try container.encode(importKey, forKey: .importKey)
+        try container.encode(primaryKey, forKey: .primaryKey)
+        try container.encode(indexed, forKey: .indexed)
+        try container.encode(pattern, forKey: .pattern)
+        try container.encode(caseInsensitive, forKey: .caseInsensitive)
+        try container.encode(derivation, forKey: .derivation)
     }
 }
