@@ -199,9 +199,9 @@ extension Catalog {
                     SELECT d."\(named.nameColumn)", (SELECT count(*) FROM "\(named.table.name)" AS j \
                     WHERE j."\(named.far)" = d."\(destination.primaryKeyColumn)") FROM "\(destination.tableName)" AS d
                     """)
-            let counts = rows.map { TagCount(name: $0[0], count: $0[1]) }
-            let order = EntityCodec.sortedNames(counts.map(\.name))
-            return counts.sorted { order.firstIndex(of: $0.name) ?? 0 < order.firstIndex(of: $1.name) ?? 0 }
+            return rows.map { TagCount(name: $0[0], count: $0[1]) }.sorted {
+                EntityCodec.namesInOrder($0.name, $1.name)
+            }
         }
     }
 

@@ -188,10 +188,14 @@ struct EntityCodec: Sendable {
 
     /// Names in the order people read lists of them: ignoring case.
     static func sortedNames(_ names: [String]) -> [String] {
-        names.sorted {
-            let order = $0.compare($1, options: [.caseInsensitive])
-            return order == .orderedSame ? $0 < $1 : order == .orderedAscending
-        }
+        names.sorted(by: namesInOrder)
+    }
+
+    /// Whether `first` comes before `second` ignoring case (then by code
+    /// point, so that the order is total).
+    static func namesInOrder(_ first: String, _ second: String) -> Bool {
+        let order = first.compare(second, options: [.caseInsensitive])
+        return order == .orderedSame ? first < second : order == .orderedAscending
     }
 
     private func decode(_ value: DatabaseValue, _ attribute: AttributeDescription, _ index: Int, label: () -> String)
