@@ -6,6 +6,7 @@
 /// ```
 /// SampleData.plist:27:5: expected <key> or </dict>, found <string>
 /// SampleData.plist:31:9: invalid <integer> "12x"
+/// Photos.plist: byte 1234: object reference 99 is out of range (12 objects)
 /// Photos.plist: binary property lists are not supported yet (found
 ///     "bplist00" header); convert with: plutil -convert xml1 Photos.plist
 /// ```
@@ -19,8 +20,15 @@ public struct PropertyListError: Error, Sendable, CustomStringConvertible {
         case fileNotFound
         /// The file exists but cannot be read (permissions, a directory...).
         case unreadable
-        /// The file is a binary property list (`bplist00` header).
+        /// The file is a binary property list (`bplist00` header), given to
+        /// the XML reader.
         case binaryPropertyList
+        /// A binary property list whose structure is broken or hostile: a
+        /// bad header, a trailer that lies, an offset or object reference
+        /// out of range, a count that does not fit in the file, a cycle, an
+        /// unknown marker byte, or more values than the file can honestly
+        /// hold (see ``BinaryPropertyListReader``).
+        case malformedBinary
         /// libxml2 refused the document: it is not well-formed XML.
         case malformedXML
         /// The document declares or uses entities: an internal DTD subset,
@@ -67,8 +75,8 @@ public struct PropertyListError: Error, Sendable, CustomStringConvertible {
         self.location = nil
     }
 
-    /// `file:line:column: message`, or `file: message` when the error has
-    /// no location.
+    /// `file:line:column: message`, `file: byte N: message` in a binary
+    /// property list, or `file: message` when the error has no location.
     public var description: String {
         if let location {
             return "\(location): \(message)"

@@ -1,9 +1,11 @@
 import Foundation
 
-/// A place in a property-list document: file name, 1-based line and column.
+/// A place in a property-list document: file name, 1-based line and column
+/// for XML, or a byte offset for a binary property list.
 ///
 /// Its `description` is the familiar `file:line:column` form that editors and
-/// terminals turn into links, e.g. `SampleData.plist:27:5`.
+/// terminals turn into links, e.g. `SampleData.plist:27:5`, or
+/// `Photos.plist: byte 1234` for a binary document.
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's display name (usually its last path component, or the path
     /// as the user typed it).
@@ -25,7 +27,26 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
         self.column = column
     }
 
-    public var description: String { "\(file):\(line):\(column)" }
+    /// A place in a binary property list: `offset` bytes from the start of
+    /// the file.
+    ///
+    /// Stored as line 0 (which no XML location has) with the offset in
+    /// ``column``, so that XML locations stay three words and every
+    /// existing reader of `line` and `column` keeps working.
+    public init(file: String, byteOffset offset: Int) {
+        self.init(file: file, line: 0, column: offset)
+    }
+
+    /// The 0-based byte offset, for a location in a binary property list;
+    /// `nil` for a line and column.
+    public var byteOffset: Int? { line == 0 ? column : nil }
+
+    public var description: String {
+        if let byteOffset {
+            return "\(file): byte \(byteOffset)"
+        }
+        return "\(file):\(line):\(column)"
+    }
 }
 
 /// One object of a property list, typed as the XML element that held it.

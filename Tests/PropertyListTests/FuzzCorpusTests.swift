@@ -112,7 +112,7 @@ struct FuzzCorpusTests {
                 mayLackLocation = true
             case .forbiddenDeclaration:
                 mayLackLocation = error.message.hasPrefix("documents with an internal DTD subset")
-            case .unexpectedElement, .invalidValue, .duplicateKey:
+            case .unexpectedElement, .invalidValue, .duplicateKey, .malformedBinary:
                 mayLackLocation = false
             }
             #expect(mayLackLocation, "\(name): unlocated error \(error)")

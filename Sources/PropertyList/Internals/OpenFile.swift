@@ -22,6 +22,8 @@ final class OpenFile {
     }
 
     let descriptor: Int32
+    /// The file's size in bytes when it was opened.
+    let size: Int
 
     /// Opens `path` for reading.
     ///
@@ -59,6 +61,7 @@ final class OpenFile {
             throw .unreadable("not a regular file")
         }
         self.descriptor = descriptor
+        self.size = Int(status.st_size)
     }
 
     deinit {
