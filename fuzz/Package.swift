@@ -6,6 +6,7 @@
 // (see fuzz/README.md).
 //
 //   FuzzPropertyListReader  PropertyListReader on arbitrary bytes
+//   FuzzBinaryPropertyListReader  BinaryPropertyListReader on arbitrary bytes
 //   FuzzRecordDecoder       the importer's record decoding on arbitrary bytes
 import PackageDescription
 
@@ -21,6 +22,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzPropertyListReader",
+            dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "bowties")]
+        ),
+        .executableTarget(
+            name: "FuzzBinaryPropertyListReader",
             dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "bowties")]
         ),
         .executableTarget(
