@@ -72,8 +72,11 @@ struct BinaryFuzzCorpusTests {
                 }
                 throw error
             }
-            streamed = reader.rootIsArray ? .value(.array(items)) : items.first.map { .value($0.value) }
-                ?? .failure(PropertyListError(.unreadable, "no root", file: "fuzz.bplist"))
+            streamed =
+                reader.rootIsArray
+                ? .value(.array(items))
+                : items.first.map { .value($0.value) }
+                    ?? .failure(PropertyListError(.unreadable, "no root", file: "fuzz.bplist"))
         } catch {
             checkLocated(error, size: size)
             streamed = .failure(error)

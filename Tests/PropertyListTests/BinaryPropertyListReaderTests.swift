@@ -59,7 +59,9 @@ struct BinaryPropertyListReaderTests {
         #expect(dictionary["string"]?.value == .string("Bow tie"))
         #expect(dictionary["unicode"]?.value == .string("caf\u{E9} \u{1F380}"))
         #expect(dictionary["empty string"]?.value == .string(""))
-        #expect(dictionary["long string"]?.value == .string(String(repeating: "A bow tie is a type of necktie. ", count: 4)))
+        #expect(
+            dictionary["long string"]?.value == .string(String(repeating: "A bow tie is a type of necktie. ", count: 4))
+        )
         #expect(dictionary["zero"]?.value == .integer(0))
         #expect(dictionary["one byte"]?.value == .integer(255))
         #expect(dictionary["two bytes"]?.value == .integer(256))
@@ -95,15 +97,16 @@ struct BinaryPropertyListReaderTests {
     @Test("4-byte reals, sets, in-range 128-bit integers and UTF-16 strings")
     func handMade() throws {
         let items = try #require(try readBinary("HandMade.bplist").value.array)
-        #expect(items.map(\.value) == [
-            .real(1.5),
-            .array([
-                PropertyListItem(.string("a"), at: SourceLocation(file: "HandMade.bplist", byteOffset: 43)),
-                PropertyListItem(.string("b"), at: SourceLocation(file: "HandMade.bplist", byteOffset: 45)),
-            ]),
-            .integer(-5),
-            .string("h\u{E9}"),
-        ])
+        #expect(
+            items.map(\.value) == [
+                .real(1.5),
+                .array([
+                    PropertyListItem(.string("a"), at: SourceLocation(file: "HandMade.bplist", byteOffset: 43)),
+                    PropertyListItem(.string("b"), at: SourceLocation(file: "HandMade.bplist", byteOffset: 45)),
+                ]),
+                .integer(-5),
+                .string("h\u{E9}"),
+            ])
     }
 
     @Test("8-byte offsets and object references")
@@ -198,7 +201,8 @@ struct BinaryPropertyListReaderTests {
     func memoryAndFile() throws {
         let url = try binaryFixtureURL("SampleData.bplist")
         let fromFile = try BinaryPropertyListReader.read(contentsOf: url)
-        let fromMemory = try BinaryPropertyListReader.read(data: Data(contentsOf: url), displayName: "SampleData.bplist")
+        let fromMemory = try BinaryPropertyListReader.read(
+            data: Data(contentsOf: url), displayName: "SampleData.bplist")
         #expect(fromFile == fromMemory)
     }
 
@@ -282,7 +286,9 @@ struct BinaryPropertyListReaderTests {
     @Test("Bytes assembled in memory: an empty file, a lone header")
     func tiny() {
         for bytes in [[], Array("bplist00".utf8)] as [[UInt8]] {
-            let error = propertyListError { _ = try BinaryPropertyListReader(data: Data(bytes), displayName: "t.bplist") }
+            let error = propertyListError {
+                _ = try BinaryPropertyListReader(data: Data(bytes), displayName: "t.bplist")
+            }
             #expect(error?.kind == .malformedBinary)
             #expect(error?.location?.byteOffset == bytes.count)
         }

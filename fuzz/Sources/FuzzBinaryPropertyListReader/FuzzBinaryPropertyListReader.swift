@@ -153,11 +153,14 @@ func writeScratch(_ data: Data) -> Bool {
 
 func fuzz(_ data: Data) {
     let name = Invariants.displayName
-    let memory = read({ () throws(PropertyListError) in try BinaryPropertyListReader(data: data, displayName: name) },
+    let memory = read(
+        { () throws(PropertyListError) in try BinaryPropertyListReader(data: data, displayName: name) },
         size: data.count, "memory")
     guard writeScratch(data) else { return }
-    let file = read({ () throws(PropertyListError) in
-        try BinaryPropertyListReader(contentsOf: scratchFile, displayName: name) }, size: data.count, "file")
+    let file = read(
+        { () throws(PropertyListError) in
+            try BinaryPropertyListReader(contentsOf: scratchFile, displayName: name)
+        }, size: data.count, "file")
     switch (memory, file) {
     case (.value(let a), .value(let b)):
         if !Invariants.sameValue(a, b) { fatalError("the file path read a different value") }
