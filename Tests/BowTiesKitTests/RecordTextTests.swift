@@ -112,12 +112,13 @@ struct RecordTextTests {
 
     @Test("errors go on top as comments, replacing earlier ones, and parsing ignores them")
     func errorsOnTop() throws {
-        let text = form.render(sampleTie().record)
+        let tie = sampleTie()
+        let text = form.render(tie.record)
         let once = form.withErrors(["rating is too large."], text)
         #expect(once.hasPrefix("# ERROR: rating is too large.\n# Editing"))
         let twice = form.withErrors(["line 3: oops", "second"], once)
         #expect(twice.hasPrefix("# ERROR: line 3: oops\n# ERROR: second\n# Editing"))
-        #expect(try form.parse(twice, onto: sampleTie().record) == sampleTie().record)
+        #expect(try form.parse(twice, onto: tie.record) == tie.record)
     }
 
     @Test("values are typed by the declaration")

@@ -136,7 +136,7 @@ struct EditCommandTests {
         #expect(result.stdout == "No change.\n", "\(result)")
         let second = try shown(bowties, 2)
         #expect(
-            second.hasPrefix("# ERROR: the search key \"O\" is already used by O \"Orange Sherbet\""), "\(second)")
+            second.hasPrefix("# ERROR: the search key \"O\" is already used by \"Orange Sherbet\""), "\(second)")
         #expect(try show(bowties, "R")["searchKey"] as? String == "R")
         try expectTemporaryFilesRemoved(bowties)
     }
