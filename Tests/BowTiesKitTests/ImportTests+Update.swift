@@ -54,7 +54,8 @@ extension ImportTests {
         let catalog = try Catalog.temporary(in: directory)
         try catalog.importPropertyList(at: Fixtures.samplePlist)
 
-        let file = try updateFile("<key>rating</key><real>1.5</real><key>timesWorn</key><integer>20</integer>", in: directory)
+        let file = try updateFile(
+            "<key>rating</key><real>1.5</real><key>timesWorn</key><integer>20</integer>", in: directory)
         let report = try catalog.importPropertyList(at: file, options: ImportOptions(update: true))
         #expect(report.updated == 1)
         let after = try catalog.bowTie(matching: "R")

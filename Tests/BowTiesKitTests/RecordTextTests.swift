@@ -10,7 +10,8 @@ struct RecordTextTests {
     func sampleTie() -> BowTie {
         var tie = BowTie(
             name: "Classic Red Bow Tie", searchKey: "R", rating: 3.5, timesWorn: 12, isFavorite: true,
-            url: URL(string: "https://en.wikipedia.org/wiki/Bow_tie"), tintColor: Color(red8: 200, green8: 30, blue8: 45))
+            url: URL(string: "https://en.wikipedia.org/wiki/Bow_tie"),
+            tintColor: Color(red8: 200, green8: 30, blue8: 45))
         tie.tags = ["formal", "red"]
         return tie
     }
@@ -128,7 +129,8 @@ struct RecordTextTests {
         #expect(try entity["tintColor"]?.value(fromText: "#c81e2d") == .color(Color(red8: 200, green8: 30, blue8: 45)))
         // The form only: validation refuses a relative one (1690).
         #expect(try entity["url"]?.value(fromText: "example.com") == .uri("example.com"))
-        #expect(try entity["lastWorn"]?.value(fromText: "2014-06-19") == .date(Date(timeIntervalSince1970: 1_403_136_000)))
+        #expect(
+            try entity["lastWorn"]?.value(fromText: "2014-06-19") == .date(Date(timeIntervalSince1970: 1_403_136_000)))
         #expect(try entity["rating"]?.value(fromText: "") == nil)
         #expect(throws: ValueTextError.self) { try entity["rating"]?.value(fromText: "4,5") }
         #expect(throws: ValueTextError.self) { try entity["tintColor"]?.value(fromText: "#GGGGGG") }

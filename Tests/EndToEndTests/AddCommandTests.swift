@@ -126,9 +126,10 @@ struct AddCommandTests {
         #expect(result.status == 0, "\(result)")
         let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(text.hasPrefix("OVERVIEW: Add a bow tie to the catalog."), "\(result)")
-        for option in ["--name <name>", "--key <key>", "--rating <rating>", "--color <#RRGGBB>", "--url <url>",
-            "--photo <file>", "--favorite", "--tag <name>"]
-        {
+        for option in [
+            "--name <name>", "--key <key>", "--rating <rating>", "--color <#RRGGBB>", "--url <url>",
+            "--photo <file>", "--favorite", "--tag <name>",
+        ] {
             #expect(text.contains(option), "\(option)")
         }
     }

@@ -39,7 +39,9 @@ struct CommandLineTests {
         let bowties = try BowTiesRunner()
         let result = try bowties.run("--help")
         #expect(result.status == 0, "\(result)")
-        for command in ["import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config"] {
+        for command in [
+            "import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config",
+        ] {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")
         }
         #expect(result.stdout.contains("Exit status: 0 success, 1 no such record, 64 usage error"), "\(result)")

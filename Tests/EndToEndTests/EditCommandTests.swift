@@ -95,8 +95,9 @@ struct EditCommandTests {
         #expect(after["tags"] as? [String] == ["Formal", "silk"])
         #expect(after["timesWorn"] as? Int == 13)
         #expect(after["lastWorn"] as? String == before["lastWorn"] as? String)
-        #expect((after["photo"] as? [String: Any])?["sha256"] as? String
-            == (before["photo"] as? [String: Any])?["sha256"] as? String)
+        #expect(
+            (after["photo"] as? [String: Any])?["sha256"] as? String
+                == (before["photo"] as? [String: Any])?["sha256"] as? String)
         #expect(after["tintColor"] as? String == "#C81E2D")
         try expectTemporaryFilesRemoved(bowties)
     }

@@ -48,11 +48,13 @@ extension Catalog {
                 throw CatalogError(.noSuchRecord, "\(original.label) was deleted while it was being edited")
             }
             var merged = current
-            for index in edited.record.values.indices where edited.record.values[index] != original.record.values[index] {
+            for index in edited.record.values.indices where edited.record.values[index] != original.record.values[index]
+            {
                 merged.record.values[index] = edited.record.values[index]
             }
             func normalized(_ names: [String]?) -> [String] { (names ?? []).map { $0.lowercased() }.sorted() }
-            for (name, names) in edited.record.names where normalized(names) != normalized(original.record.names[name]) {
+            for (name, names) in edited.record.names where normalized(names) != normalized(original.record.names[name])
+            {
                 merged.record.names[name] = names
             }
             guard merged != current else { return (current, false) }

@@ -320,7 +320,8 @@ private struct RecordImporter {
             let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
             for (index, attribute) in codec.entity.attributes.enumerated()
             where !record.gives(index) && attribute.type != .binaryData {
-                tie.record.values[index] = attribute.derivation != nil ? baselines[index] : previous.record.values[index]
+                tie.record.values[index] =
+                    attribute.derivation != nil ? baselines[index] : previous.record.values[index]
             }
             for (name, names) in previous.record.names where tie.record.names[name] == nil {
                 tie.record.names[name] = names

@@ -68,7 +68,8 @@ extension BowTies {
             let stored = try options.withCatalogCreatedIfMissing { catalog in
                 let stored = try catalog.add(tie, photo: data)
                 if options.json {
-                    try Output.json(BowTieJSON(stored, catalog: catalog, checked: try CheckedPhoto(of: stored, in: catalog)))
+                    try Output.json(
+                        BowTieJSON(stored, catalog: catalog, checked: try CheckedPhoto(of: stored, in: catalog)))
                 }
                 return stored
             }

@@ -43,9 +43,11 @@ struct Editor {
     ///   written or read.
     func edit(_ text: String, fileName: String) throws -> String {
         var template = Array((FileManager.default.temporaryDirectory.path + "/bowties-edit-XXXXXX").utf8CString)
-        guard let folder = template.withUnsafeMutableBufferPointer({ buffer in
-            buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
-        }) else {
+        guard
+            let folder = template.withUnsafeMutableBufferPointer({ buffer in
+                buffer.baseAddress.flatMap { mkdtemp($0) }.map { String(cString: $0) }
+            })
+        else {
             throw EditorError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
         }
         let file = URL(fileURLWithPath: folder).appendingPathComponent(fileName)
@@ -53,8 +55,9 @@ struct Editor {
             try? FileManager.default.removeItem(atPath: folder)
         }
         // mkdtemp made the folder 0700; the file is created 0600 inside it.
-        guard FileManager.default.createFile(
-            atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
         else {
             throw EditorError("cannot write the temporary file \(file.path)")
         }
