@@ -37,6 +37,14 @@ struct RecordTextTests {
                 """)
     }
 
+    @Test("a field without a value is the bare field name, and reads back as no value")
+    func noValue() throws {
+        let tie = BowTie(name: "Plain", searchKey: "P")
+        let body = form.body(of: tie.record)
+        #expect(body.contains("\nurl:\n") && body.contains("\ntintColor:\n") && body.hasSuffix("\ntags:\n"))
+        #expect(try form.parse(body, onto: tie.record)?.values == tie.record.values)
+    }
+
     @Test("the rendered text reads back as the same record")
     func roundTrip() throws {
         var tie = sampleTie()

@@ -53,13 +53,17 @@ public struct RecordText: Sendable {
 
     /// The lines a person edits, without comments.
     public func body(of record: Record) -> String {
+        // `url:` for no value, without a trailing space.
+        func line(_ field: String, _ value: String) -> String {
+            value.isEmpty ? "\(field):" : "\(field): \(value)"
+        }
         var lines: [String] = []
         for attribute in attributes {
-            lines.append("\(attribute.name): \(Self.escaped(attribute.text(of: record[attribute.name])))")
+            lines.append(line(attribute.name, Self.escaped(attribute.text(of: record[attribute.name]))))
         }
         for relationship in namedRelationships {
             let names = record.names[relationship.name] ?? []
-            lines.append("\(relationship.name): \(names.map(Self.escaped).joined(separator: ", "))")
+            lines.append(line(relationship.name, names.map(Self.escaped).joined(separator: ", ")))
         }
         return lines.joined(separator: "\n") + "\n"
     }
