@@ -178,6 +178,23 @@ struct EditCommandTests {
         try expectTemporaryFilesRemoved(bowties)
     }
 
+    @Test("SIGTERM while the editor runs: it goes on to the editor, the file is removed, exit 143")
+    func terminated() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        // The editor's parent is bowties, or a shell whose parent is.
+        let visual = try editor(
+            bowties,
+            runs: [
+                #"sed -i 's/^rating: .*/rating: 1/' "$1"; p=$PPID; [ "$(cat /proc/$p/comm)" = bowties ] || p=$(cut -d' ' -f4 /proc/$p/stat); kill -TERM "$p"; sleep 1"#
+            ])
+        let result = try bowties.run("edit", "R", environment: ["VISUAL": visual])
+        #expect(result.status == 143, "\(result)")
+        #expect(result.stderr.contains("signal 15"), "\(result)")
+        #expect(try show(bowties, "R")["rating"] as? Double == 3.5)
+        try expectTemporaryFilesRemoved(bowties)
+    }
+
     @Test("$EDITOR is used when $VISUAL is not set")
     func editorVariable() throws {
         let bowties = try BowTiesRunner()

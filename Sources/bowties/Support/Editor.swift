@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -83,27 +85,48 @@ struct Editor {
         defer { posix_spawnattr_destroy(&attributes) }
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
+        for number in [SIGINT, SIGQUIT] + Self.forwardedSignals { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
         let previousInterrupt = signal(SIGINT, SIG_IGN)
         let previousQuit = signal(SIGQUIT, SIG_IGN)
+        // Until the forwarding below is in place: a SIGTERM or SIGHUP
+        // must not end bowties with the file left behind.
+        for number in Self.forwardedSignals { signal(number, SIG_IGN) }
         defer {
             signal(SIGINT, previousInterrupt)
             signal(SIGQUIT, previousQuit)
+            for number in Self.forwardedSignals { signal(number, SIG_DFL) }
         }
         var pid = pid_t()
         let spawned = posix_spawn(&pid, "/bin/sh", nil, &attributes, &argv, &envp)
         guard spawned == 0 else {
             throw EditorError("cannot start the editor \(quoted): \(String(cString: strerror(spawned)))")
         }
+        // SIGTERM and SIGHUP go on to the editor; once it has gone, the
+        // caller removes the file and exits as the signal asks.
+        let received = ReceivedSignal()
+        let child = pid
+        let queue = DispatchQueue(label: "bowties.editor.signals")
+        let sources = Self.forwardedSignals.map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                received.note(number)
+                kill(child, number)
+            }
+            source.resume()
+            return source
+        }
+        defer { for source in sources { source.cancel() } }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else {
                 throw EditorError("lost track of the editor \(quoted): \(String(cString: strerror(errno)))")
             }
+        }
+        if let number = received.number {
+            throw EditorError("bowties received signal \(number) while the editor ran", signal: number)
         }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which are macros in C.
         let signalNumber = status & 0x7F
@@ -122,16 +145,36 @@ struct Editor {
     }
 
     private var quoted: String { "\"\(command)\"" }
+
+    /// Signals that end the edit: passed on to the editor, then bowties
+    /// exits with 128 + the signal, the file removed.
+    static let forwardedSignals: [Int32] = [SIGTERM, SIGHUP]
+
+    /// The first forwarded signal, noted on the signal queue and read
+    /// once the editor has gone.
+    private final class ReceivedSignal: Sendable {
+        private let state = Mutex<Int32?>(nil)
+
+        func note(_ number: Int32) {
+            state.withLock { $0 = $0 ?? number }
+        }
+
+        var number: Int32? { state.withLock { $0 } }
+    }
 }
 
 /// The editor could not be run, or failed: nothing was changed.
 struct EditorError: Error, CustomStringConvertible {
     var message: String
     var hint: String?
+    /// The signal that ended the edit, when one did: bowties then exits
+    /// with 128 + its number, as shells expect.
+    var signal: Int32?
 
-    init(_ message: String, hint: String? = nil) {
+    init(_ message: String, hint: String? = nil, signal: Int32? = nil) {
         self.message = message
         self.hint = hint
+        self.signal = signal
     }
 
     var description: String {

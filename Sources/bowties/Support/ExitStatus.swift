@@ -49,8 +49,8 @@ enum ExitStatus: Int32 {
         case is BowTiesKit.ValidationError, is ImportError, is TransformerError, is ValueTextError,
             is RecordTextError:
             self = .invalidData
-        case is EditorError:
-            self = .editorFailed
+        case let error as EditorError:
+            self = error.signal != nil ? .interrupted : .editorFailed
         case is UsageError:
             self = .usage
         default:
@@ -67,6 +67,7 @@ enum ExitStatus: Int32 {
             is UsageError, is ValueTextError, is RecordTextError, is EditorError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
+            if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }
             Foundation.exit(status.rawValue)
         default:
             BowTies.exit(withError: error)
