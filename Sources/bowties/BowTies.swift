@@ -7,7 +7,7 @@ import Foundation
 struct BowTies: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bowties",
-        abstract: "A catalog for your bow ties: import, wear, rate, show, list and export.",
+        abstract: "A catalog for your bow ties: import, add, edit, wear, rate, show, list and export.",
         discussion: """
             The catalog is an SQLite file: --store PATH, else $BOWTIES_STORE, else \
             $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite). \
@@ -25,7 +25,8 @@ struct BowTies: ParsableCommand {
         // from the type's name costs reflection at every start, a quarter
         // of what `bowties show` spent.
         subcommands: [
-            Import.self, List.self, Show.self, Wear.self, Unwear.self, History.self, Rate.self, Favorite.self,
+            Import.self, Add.self, Edit.self, List.self, Show.self, Wear.self, Unwear.self, History.self, Rate.self,
+            Favorite.self,
             Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self, Config.self, Check.self,
             Model.self,
         ]
@@ -74,14 +75,30 @@ struct BowTies: ParsableCommand {
     /// ours starts with a digit, so tokens such as `-1`, `-0.5`, `-inf` are
     /// moved behind a `--` terminator, where they are positional values in
     /// their original order.
+    ///
+    /// A number that is the value of an option in ``optionsTakingNumbers``
+    /// (`add --rating -1`) stays where it is: that option reads it.
     static func argumentsTreatingNegativeNumbersAsValues(_ arguments: ArraySlice<String>) -> [String] {
         guard !arguments.contains("--") else { return Array(arguments) }
         func isNegativeNumber(_ token: String) -> Bool {
             guard token.hasPrefix("-"), token.count > 1 else { return false }
             return Double(token) != nil
         }
-        let numbers = arguments.filter(isNegativeNumber)
+        var kept: [String] = []
+        var numbers: [String] = []
+        for token in arguments {
+            if isNegativeNumber(token), !(kept.last.map(optionsTakingNumbers.contains) ?? false) {
+                numbers.append(token)
+            } else {
+                kept.append(token)
+            }
+        }
         guard !numbers.isEmpty else { return Array(arguments) }
-        return arguments.filter { !isNegativeNumber($0) } + ["--"] + numbers
+        return kept + ["--"] + numbers
     }
+
+    /// Options whose value may be a negative number, declared with
+    /// `parsing: .unconditional` so that ArgumentParser takes `-1` as
+    /// their value.
+    static let optionsTakingNumbers: Set = ["--rating"]
 }

@@ -8,6 +8,8 @@ struct CommandLineTests {
         "--help of each subcommand exits 0 and says what it does",
         arguments: [
             ("import", "Import bow ties from an XML property list"),
+            ("add", "Add a bow tie to the catalog."),
+            ("edit", "Change a bow tie's fields in your text editor."),
             ("list", "List the bow ties in the catalog."),
             ("show", "Show every field of one bow tie."),
             ("wear", "Record that you wore a bow tie"),
@@ -37,7 +39,9 @@ struct CommandLineTests {
         let bowties = try BowTiesRunner()
         let result = try bowties.run("--help")
         #expect(result.status == 0, "\(result)")
-        for command in ["import", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config"] {
+        for command in [
+            "import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config",
+        ] {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")
         }
         #expect(result.stdout.contains("Exit status: 0 success, 1 no such record, 64 usage error"), "\(result)")

@@ -69,6 +69,42 @@ struct ImportCommandTests {
         #expect(try bowties.run("show", "R").stdoutLines.contains("Rating: 3.5/5"))
     }
 
+    @Test("--update changes only the fields the file has")
+    func updateOnlyGivenFields() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        #expect(try bowties.run("rate", "R", "5").status == 0)
+        func file(_ entries: String) throws -> String {
+            try bowties.write(
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <plist version="1.0">
+                <array><dict>
+                <key>id</key><string>B77AF80E-55E7-4111-B05C-A5641DE4D6B3</string>
+                <key>name</key><string>Classic Red Bow Tie</string>
+                \(entries)
+                </dict></array>
+                </plist>
+                """, to: "Update.plist"
+            ).path
+        }
+
+        let withoutRating = try bowties.run("import", "--update", try file("<key>isFavorite</key><true/>"))
+        #expect(withoutRating.status == 0, "\(withoutRating)")
+        #expect(withoutRating.stdout.contains("added 0, updated 1, unchanged 0"), "\(withoutRating)")
+        var show = try bowties.run("show", "R")
+        #expect(show.stdoutLines.contains("Rating: 5/5"), "\(show)")
+        #expect(show.stdoutLines.contains("Favourite: yes"), "\(show)")
+        #expect(show.stdoutLines.contains("# times worn: 12"), "\(show)")
+        #expect(show.stdoutLines.contains { $0.hasPrefix("Photo: PNG image") }, "\(show)")
+
+        let withRating = try bowties.run("import", "--update", try file("<key>rating</key><real>2</real>"))
+        #expect(withRating.status == 0, "\(withRating)")
+        show = try bowties.run("show", "R")
+        #expect(show.stdoutLines.contains("Rating: 2/5"), "\(show)")
+        #expect(show.stdoutLines.contains("Favourite: yes"), "\(show)")
+    }
+
     @Test("a missing file exits 66")
     func missingFile() throws {
         let bowties = try BowTiesRunner()

@@ -9,6 +9,18 @@ struct DecodedRecord {
     var imageName: (name: String, location: SourceLocation)?
     /// Where the record's `<dict>` starts.
     var location: SourceLocation
+    /// Which attributes the `<dict>` gives a value for, a bit per
+    /// position; the others hold their defaults. `import --update`
+    /// changes only these. (Bits, not an array: no allocation per record
+    /// on the import's fast path.)
+    var present: UInt64
+
+    /// Whether the `<dict>` gives a value for the attribute at `index`.
+    /// Past the 64th attribute every one counts as given: updated as
+    /// before, reset when missing.
+    func gives(_ index: Int) -> Bool {
+        index >= 64 || present & (1 << UInt64(index)) != 0
+    }
 }
 
 /// Turns one `<dict>` of a property list into a ``Record`` of an entity
@@ -100,6 +112,7 @@ struct BowTieDecoder {
 
         let attributeCount = types.count
         var values = [AttributeValue?](repeating: nil, count: attributeCount)
+        var present: UInt64 = 0
         var names: [String: [String]] = [:]
         var imageName: (String, SourceLocation)?
         for entry in dictionary.entries {
@@ -116,6 +129,7 @@ struct BowTieDecoder {
                 }
                 continue
             }
+            if index < 64 { present |= 1 << UInt64(index) }
             if types[index] == .binaryData {
                 guard case .string(let name) = entry.item.value else {
                     throw failure(
@@ -152,7 +166,8 @@ struct BowTieDecoder {
         var record = Record(entity: entity, values: values)
         record.names = names
         return DecodedRecord(
-            tie: BowTie(record: record), imageName: imageName.map { ($0.0, $0.1) }, location: item.location)
+            tie: BowTie(record: record), imageName: imageName.map { ($0.0, $0.1) }, location: item.location,
+            present: present)
     }
 
     /// An `<array>` of `<string>` names, trimmed; the names themselves

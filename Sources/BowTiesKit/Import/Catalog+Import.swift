@@ -298,7 +298,9 @@ private struct RecordImporter {
         let resolved: Catalog.ResolvedPhoto
         switch named {
         case nil:
-            resolved = .remove
+            // No image name in the file: an update leaves the photo as
+            // stored, as it does every attribute the file leaves out.
+            resolved = existing != nil ? .keep : .remove
         case .stored(let info)?:
             resolved = .store(info)
         case .refused(let message)?:
@@ -311,7 +313,16 @@ private struct RecordImporter {
         }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
         if let previous {
-            // What the file leaves out stays: the links it does not name.
+            // What the file leaves out stays: the attributes its <dict>
+            // has no key for (a derived one keeps its stored baseline,
+            // which the save below writes back), and the links it does
+            // not name.
+            let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
+            for (index, attribute) in codec.entity.attributes.enumerated()
+            where !record.gives(index) && attribute.type != .binaryData {
+                tie.record.values[index] =
+                    attribute.derivation != nil ? baselines[index] : previous.record.values[index]
+            }
             for (name, names) in previous.record.names where tie.record.names[name] == nil {
                 tie.record.names[name] = names
             }
@@ -323,7 +334,6 @@ private struct RecordImporter {
             }
             // The file's counts are baselines: compared with the stored
             // baselines, the store's totals stand for them.
-            let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
             for index in baselines.indices where codec.entity.attributes[index].derivation != nil {
                 if candidate.record.values[index] == baselines[index] {
                     candidate.record.values[index] = previous.record.values[index]

@@ -11,6 +11,8 @@ enum ExitStatus: Int32 {
     case usage = 64
     case invalidData = 65
     case inputNotFound = 66
+    /// EX_UNAVAILABLE: the editor of `bowties edit` could not be run, or failed.
+    case editorFailed = 69
     case cannotCreateOutput = 73
     case storeIO = 74
     case storeBusy = 75
@@ -20,8 +22,9 @@ enum ExitStatus: Int32 {
 
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
-        (validation, malformed input), 66 input not found or unreadable, 73 cannot \
-        create output, 74 store I/O error or not a bowties store, 75 store busy (past --wait), \
+        (validation, malformed input), 66 input not found or unreadable, 69 the editor \
+        failed (edit), 73 cannot create output, 74 store I/O error or not a bowties store, \
+        75 store busy (past --wait), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """
 
@@ -43,8 +46,11 @@ enum ExitStatus: Int32 {
             case .fileNotFound, .unreadable: self = .inputNotFound
             default: self = .invalidData
             }
-        case is BowTiesKit.ValidationError, is ImportError, is TransformerError:
+        case is BowTiesKit.ValidationError, is ImportError, is TransformerError, is ValueTextError,
+            is RecordTextError:
             self = .invalidData
+        case let error as EditorError:
+            self = error.signal != nil ? .interrupted : .editorFailed
         case is UsageError:
             self = .usage
         default:
@@ -58,9 +64,10 @@ enum ExitStatus: Int32 {
     static func exit(reporting error: Error) -> Never {
         switch error {
         case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError:
+            is UsageError, is ValueTextError, is RecordTextError, is EditorError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
+            if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }
             Foundation.exit(status.rawValue)
         default:
             BowTies.exit(withError: error)
