@@ -45,7 +45,7 @@ enum ExitStatus: Int32 {
             }
         case is BowTiesKit.ValidationError, is ImportError, is TransformerError:
             self = .invalidData
-        case is UsageError:
+        case is UsageError, is QueryError:
             self = .usage
         default:
             self = .storeIO
@@ -58,7 +58,7 @@ enum ExitStatus: Int32 {
     static func exit(reporting error: Error) -> Never {
         switch error {
         case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError:
+            is UsageError, is QueryError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
             Foundation.exit(status.rawValue)
