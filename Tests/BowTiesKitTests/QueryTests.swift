@@ -62,6 +62,9 @@ struct QueryTests {
         #expect(try keys("name:%") == [])
         #expect(try keys("name:_") == [])
         #expect(try keys("NAME:blue") == ["B"])  // field names ignore case too
+        #expect(try keys("name:CRÊPE") == ["I"])  // beyond ASCII too
+        #expect(try keys("crê") == ["I"])
+        #expect(try keys("name:(ê") == [])  // literal, not a pattern
     }
 
     @Test("field:=value is exact")
@@ -168,6 +171,9 @@ struct QueryTests {
         #expect(failure("is:favourite")?.suggestion == "isFavorite")
         #expect(failure("has:foto")?.suggestion == "photo")
         #expect(failure("sort:ratin-")?.suggestion == "rating")
+        let far = try #require(failure("xyzzy:1"))
+        #expect(far.suggestion == nil)
+        #expect(far.message.contains("fields: id, name, searchKey"))
     }
 
     @Test("malformed terms and bad values name their position")

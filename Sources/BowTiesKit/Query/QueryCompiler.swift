@@ -81,16 +81,17 @@ struct QueryCompiler {
         }
         switch condition {
         case .text(let name, .contains(let text)):
-            return ("(\(attribute(name)) LIKE ? ESCAPE '\\')", [Self.likePattern(text).databaseValue])
+            let (operation, pattern) = Self.containing(text)
+            return ("(\(attribute(name)) \(operation))", [pattern])
         case .text(let name, .equals(let text)):
             return ("(\(attribute(name)) = ?)", [text.databaseValue])
         case .text(let name, .regularExpression(let pattern)):
             return ("(\(attribute(name)) REGEXP ?)", [pattern.databaseValue])
         case .word(let word):
             let columns = [codec.entity.nameAttribute, codec.entity.keyAttribute].compactMap { $0 }
-            let pattern = Self.likePattern(word).databaseValue
+            let (operation, pattern) = Self.containing(word)
             return (
-                "(" + columns.map { "\(attribute($0)) LIKE ? ESCAPE '\\'" }.joined(separator: " OR ") + ")",
+                "(" + columns.map { "\(attribute($0)) \(operation)" }.joined(separator: " OR ") + ")",
                 columns.map { _ in pattern }
             )
         case .number(let name, let lower, let upper):
@@ -155,6 +156,19 @@ struct QueryCompiler {
                 [value.trimmingCharacters(in: .whitespaces).databaseValue]
             )
         }
+    }
+
+    /// How to find `text` inside a value ignoring case: SQLite's LIKE
+    /// when `text` is ASCII (LIKE folds only ASCII letters, and an ASCII
+    /// letter matches no other), else a regular expression that matches
+    /// `text` literally with ICU's Unicode case folding (`CRÊPE` finds
+    /// `Crêpe`).
+    /// - Returns: The operator and its `?`, and the argument to bind.
+    static func containing(_ text: String) -> (operation: String, argument: DatabaseValue) {
+        if text.unicodeScalars.allSatisfy(\.isASCII) {
+            return ("LIKE ? ESCAPE '\\'", likePattern(text).databaseValue)
+        }
+        return ("REGEXP ?", ("(?i)" + NSRegularExpression.escapedPattern(for: text)).databaseValue)
     }
 
     /// `%text%` with LIKE's wildcards in `text` escaped by `\`.

@@ -87,8 +87,10 @@ struct QueryParser {
         let fields =
             entity.attributes.map(\.name) + model.namedRelationships(of: entity).map { Self.singular($0.name) }
             + Self.keywords
-        throw fail(
-            .unknownField, "unknown field \"\(field)\"", suggestion: Self.closest(to: field, among: fields))
+        guard let suggestion = Self.closest(to: field, among: fields, within: max(2, field.count / 2)) else {
+            throw fail(.unknownField, "unknown field \"\(field)\"; fields: \(fields.joined(separator: ", "))")
+        }
+        throw fail(.unknownField, "unknown field \"\(field)\"", suggestion: suggestion)
     }
 
     // MARK: - Fields
@@ -233,10 +235,13 @@ struct QueryParser {
 
     // MARK: - Suggestions
 
-    /// The name nearest to `word` by edit distance, ignoring case.
-    static func closest(to word: String, among names: [String]) -> String? {
+    /// The name nearest to `word` by edit distance, ignoring case; nil
+    /// when none is within `limit` edits.
+    static func closest(to word: String, among names: [String], within limit: Int = .max) -> String? {
         let target = Array(word.lowercased())
-        return names.min { distance(target, Array($0.lowercased())) < distance(target, Array($1.lowercased())) }
+        let scored = names.map { (name: $0, distance: distance(target, Array($0.lowercased()))) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit else { return nil }
+        return best.name
     }
 
     /// Levenshtein distance.
