@@ -84,9 +84,12 @@ struct QueryParser {
         if let relationship = named(field) {
             return term(.related(relationship: relationship.name, name: value))
         }
-        let fields =
-            entity.attributes.map(\.name) + model.namedRelationships(of: entity).map { Self.singular($0.name) }
-            + Self.keywords
+        var fields: [String] = []
+        for name in entity.attributes.map(\.name) + model.namedRelationships(of: entity).map({ Self.singular($0.name) })
+            + Self.keywords where !fields.contains(name)
+        {
+            fields.append(name)
+        }
         guard let suggestion = Self.closest(to: field, among: fields, within: max(2, field.count / 2)) else {
             throw fail(.unknownField, "unknown field \"\(field)\"; fields: \(fields.joined(separator: ", "))")
         }
