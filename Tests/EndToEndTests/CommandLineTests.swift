@@ -16,6 +16,7 @@ struct CommandLineTests {
             ("photo", "Save, replace or remove a bow tie's photo"),
             ("delete", "Delete a bow tie"),
             ("export", "Export the catalog as CSV"),
+            ("count", "Count the bow ties a query selects"),
             ("config", "Show where the catalog is and its settings"),
             ("model", "Show the object model"),
         ])
@@ -37,7 +38,9 @@ struct CommandLineTests {
         let bowties = try BowTiesRunner()
         let result = try bowties.run("--help")
         #expect(result.status == 0, "\(result)")
-        for command in ["import", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config"] {
+        for command in [
+            "import", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "count", "config",
+        ] {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")
         }
         #expect(result.stdout.contains("Exit status: 0 success, 1 no such record, 64 usage error"), "\(result)")
