@@ -18,6 +18,7 @@ struct CommandLineTests {
             ("photo", "Save, replace or remove a bow tie's photo"),
             ("delete", "Delete a bow tie"),
             ("export", "Export the catalog as CSV"),
+            ("count", "Count the bow ties a query selects"),
             ("config", "Show where the catalog is and its settings"),
             ("model", "Show the object model"),
         ])
@@ -40,7 +41,8 @@ struct CommandLineTests {
         let result = try bowties.run("--help")
         #expect(result.status == 0, "\(result)")
         for command in [
-            "import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "config",
+            "import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "count",
+            "config",
         ] {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")
         }

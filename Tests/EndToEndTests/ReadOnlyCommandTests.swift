@@ -7,13 +7,18 @@ import Testing
 
 /// A command that only reads the catalog.
 enum ReadCommand: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case list, show, export, exportToFile, exportJSON, photo, photoToFile, config, check, dryRun, dryRunWithImages
+    case list, listQuery, count, show, export, exportToFile, exportJSON, photo, photoToFile, config, check, dryRun
+    case dryRunWithImages
 
     /// Its arguments; files to write go to the workspace's `out/`, files
     /// to import come from its `input/` (see ``writeInputs(_:)``).
     func arguments(_ workspace: CatalogWorkspace) -> [String] {
         switch self {
         case .list: ["list"]
+        // REGEXP is a function every connection registers, read-only and
+        // immutable ones too.
+        case .listQuery: ["list", "name::^M", "has:photo", "lastWorn:2014"]
+        case .count: ["count", "rating:3..", ",", "is:favorite"]
         case .show: ["show", "B"]
         case .export: ["export"]
         case .exportToFile: ["export", "--output", outputURL(workspace)?.path ?? ""]
@@ -44,6 +49,8 @@ enum ReadCommand: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String {
         switch self {
         case .list: "list"
+        case .listQuery: "list name::^M has:photo lastWorn:2014"
+        case .count: "count rating:3.. , is:favorite"
         case .show: "show B"
         case .export: "export"
         case .exportToFile: "export --output FILE"

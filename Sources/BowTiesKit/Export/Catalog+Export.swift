@@ -36,15 +36,21 @@ extension Catalog {
     /// `tintColor` as `#RRGGBB`, empty for missing values.
     ///
     /// - Parameters:
+    ///   - query: Only the ties it selects, in its order (default: all,
+    ///     in the order they were added).
     ///   - spreadsheetSafe: Defuse text cells a spreadsheet would run as a
     ///     formula (see ``CSVRowWriter``). Off by default, so that an export
     ///     holds exactly what the catalog holds.
     /// - Returns: The number of ties written.
     /// - Throws: ``CatalogError`` `.cannotCreateOutput` when the file
     ///   cannot be written (nothing is left behind), `.storeIO` for a
-    ///   colour the transformer refuses.
+    ///   colour the transformer refuses; ``QueryError`` for a query of
+    ///   another entity.
     @discardableResult
-    public func exportCSV(to destination: ExportDestination, spreadsheetSafe: Bool = false) throws -> Int {
+    public func exportCSV(to destination: ExportDestination, query: Query? = nil, spreadsheetSafe: Bool = false)
+        throws -> Int
+    {
+        let (sql, arguments) = try selectSQL(matching: query ?? .all(of: bowTieCodec.entity))
         let file: AtomicFile?
         let sink: ([UInt8]) throws -> Void
         switch destination {
@@ -59,7 +65,7 @@ extension Catalog {
         var writer = CSVRowWriter(spreadsheetSafe: spreadsheetSafe, sink: sink)
         for column in csvColumns { writer.text(column) }
         try writer.endRow()
-        let count = try read { db in try writeCSVRows(db, into: &writer) }
+        let count = try read { db in try writeCSVRows(db, sql: sql, arguments: arguments, into: &writer) }
         try writer.flush()
         try file?.commit()
         return count
@@ -67,10 +73,13 @@ extension Catalog {
 
     /// One row per tie, cells in declaration order, read with
     /// ``RawRowCursor`` from the codec's selection (its column encodings,
-    /// without a ``Record`` per row).
-    private func writeCSVRows(_ db: Database, into writer: inout CSVRowWriter) throws -> Int {
+    /// without a ``Record`` per row); `sql` is that selection with a
+    /// query's condition and order.
+    private func writeCSVRows(
+        _ db: Database, sql: String, arguments: [DatabaseValue], into writer: inout CSVRowWriter
+    ) throws -> Int {
         let codec = bowTieCodec
-        let cursor = try RawRowCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
+        let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
         // Types and names only: iterating the declarations themselves
         // would copy each (and its strings) for every row.
         let types = codec.entity.attributes.map(\.type)

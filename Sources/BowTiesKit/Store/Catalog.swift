@@ -137,6 +137,8 @@ public final class Catalog: Sendable {
             configuration.label = "bowties"
             let connection = mode.writes ? StoreConnection(path: url.path, readOnly: false) : .forReading(url)
             configuration.readonly = connection.readOnly
+            // `field::REGEX` in queries: SQLite's REGEXP needs a function.
+            configuration.prepareDatabase { db in db.add(function: RegularExpressionFunction.make()) }
             if mode.writes {
                 // What GRDB's WAL set-up chose: durable at each commit
                 // except on power loss, and far fewer syncs. Not a write.

@@ -1,5 +1,6 @@
-internal import GRDBSQLite
+import Foundation
 import GRDB
+internal import GRDBSQLite
 
 /// Steps through the rows of one query with SQLite's C API and lends out
 /// column values without copying them.
@@ -18,10 +19,31 @@ final class RawRowCursor {
     private let statement: OpaquePointer
     private let sql: String
 
-    /// Prepares `sql`.
-    /// - Throws: `DatabaseError` when SQLite refuses it.
-    init(_ db: Database, sql: String) throws {
-        (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: false)
+    /// Prepares `sql` and binds `arguments` to its `?` in order.
+    /// - Throws: `DatabaseError` when SQLite refuses it or an argument.
+    init(_ db: Database, sql: String, arguments: [DatabaseValue] = []) throws {
+        let (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: false)
+        for (offset, value) in arguments.enumerated() {
+            let index = Int32(offset + 1)
+            let code: Int32
+            switch value.storage {
+            case .null: code = sqlite3_bind_null(statement, index)
+            case .int64(let number): code = sqlite3_bind_int64(statement, index, number)
+            case .double(let number): code = sqlite3_bind_double(statement, index, number)
+            case .string(let text): code = sqlite3_bind_text(statement, index, text, -1, transient)
+            case .blob(let data):
+                code = data.withUnsafeBytes {
+                    sqlite3_bind_blob(statement, index, $0.baseAddress, Int32($0.count), transient)
+                }
+            }
+            guard code == SQLITE_OK else {
+                let error = RawStatement.error(code, connection, sql)
+                sqlite3_finalize(statement)
+                throw error
+            }
+        }
+        self.connection = connection
+        self.statement = statement
         self.sql = sql
     }
 
@@ -71,6 +93,10 @@ final class RawRowCursor {
         isNull(column) ? nil : sqlite3_column_int64(statement, column)
     }
 }
+
+/// `SQLITE_TRANSIENT`: SQLite copies the bound bytes (a macro Swift cannot
+/// import).
+private let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
 @available(*, unavailable, message: "a prepared statement belongs to its connection's thread")
 extension RawRowCursor: Sendable {}

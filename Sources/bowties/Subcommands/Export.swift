@@ -18,6 +18,11 @@ extension BowTies {
                 If the file is for a spreadsheet and its text comes from others, add \
                 --spreadsheet-safe: text starting with =, +, -, @, a tab or a carriage return \
                 (which a spreadsheet would run as a formula) then gets a ' in front.
+
+                With a query, only the ties it selects, in its order (a query that selects none \
+                gives the header alone).
+
+                \(QueryArgument.help)
                 """)
 
         @Option(
@@ -30,6 +35,8 @@ extension BowTies {
 
         @OptionGroup var options: CatalogOptions
 
+        @OptionGroup var query: QueryArgument
+
         func validate() throws {
             if spreadsheetSafe && options.json {
                 throw ValidationError("--spreadsheet-safe applies to CSV; JSON strings are never run as formulas.")
@@ -39,8 +46,10 @@ extension BowTies {
         func run() throws {
             let catalog = try options.openCatalog(.readOnly)
             let destination = output.map { ExportDestination.file(URL(fileURLWithPath: $0)) } ?? .standardOutput
+            let selection = try query.query(for: catalog)
             if options.json {
-                let json = try Output.jsonData(catalog.bowTies().map { BowTieJSON($0, catalog: catalog) })
+                let json = try Output.jsonData(
+                    catalog.bowTies(matching: selection).map { BowTieJSON($0, catalog: catalog) })
                 if let output {
                     try Catalog.writeFile(json + Data("\n".utf8), to: URL(fileURLWithPath: output))
                 } else {
@@ -48,7 +57,7 @@ extension BowTies {
                 }
                 return
             }
-            let count = try catalog.exportCSV(to: destination, spreadsheetSafe: spreadsheetSafe)
+            let count = try catalog.exportCSV(to: destination, query: selection, spreadsheetSafe: spreadsheetSafe)
             if let output {
                 Terminal.standardError.write("Exported \(count) bow tie\(count == 1 ? "" : "s") to \(output).\n")
             }

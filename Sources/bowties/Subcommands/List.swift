@@ -13,7 +13,9 @@ extension BowTies {
             discussion: """
                 Shows one line per tie: search key, name, rating, times worn, last worn, \
                 favourite (*) and colour (a swatch when the terminal has colour; set NO_COLOR \
-                to turn it off).
+                to turn it off). A query that matches nothing says so and exits 1.
+
+                \(QueryArgument.help)
                 """)
 
         @Flag(help: "Show only favourites.")
@@ -22,7 +24,7 @@ extension BowTies {
         @Option(help: ArgumentHelp("Show only the ties with this tag (ignoring case).", valueName: "name"))
         var tag: String?
 
-        @Option(help: "Order by added, key, name, rating, timesWorn or lastWorn.")
+        @Option(help: "Order by added, key, name, rating, timesWorn or lastWorn (sort: terms come first).")
         var sort: BowTieOrder = .added
 
         @Flag(help: "Reverse the order.")
@@ -30,15 +32,30 @@ extension BowTies {
 
         @OptionGroup var options: CatalogOptions
 
+        @OptionGroup var query: QueryArgument
+
         func run() throws {
             let catalog = try options.openCatalog(.readOnly)
-            let ties = try catalog.bowTies(favoritesOnly: favorites, tag: tag, order: sort, reverse: reverse)
+            var selection = try query.query(for: catalog)
+            if favorites { selection = selection.and(try catalog.query(["is:favorite"])) }
+            if let tag { selection = selection.and(try catalog.query(["tag:" + tag])) }
+            let ties = try catalog.bowTies(matching: selection, order: sort, reverse: reverse)
+            if ties.isEmpty, !query.terms.isEmpty {
+                // As Taskwarrior does: nothing to show is a status scripts can test.
+                if options.json {
+                    Output.line("[]")
+                } else {
+                    Output.line("No bow tie matches \(Output.escaped(selection.description)).")
+                }
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            }
             if options.json {
                 try Output.json(ties.map { BowTieJSON($0, catalog: catalog) })
                 return
             }
             if ties.isEmpty, let tag {
-                Output.line("No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").")
+                Output.line(
+                    "No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").")
                 return
             }
             if ties.isEmpty {

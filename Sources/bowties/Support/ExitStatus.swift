@@ -51,7 +51,7 @@ enum ExitStatus: Int32 {
             self = .invalidData
         case let error as EditorError:
             self = error.signal != nil ? .interrupted : .editorFailed
-        case is UsageError:
+        case is UsageError, is QueryError:
             self = .usage
         default:
             self = .storeIO
@@ -64,7 +64,7 @@ enum ExitStatus: Int32 {
     static func exit(reporting error: Error) -> Never {
         switch error {
         case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError, is ValueTextError, is RecordTextError, is EditorError:
+            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
             if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }

@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+
+/// Turns a ``Query`` into SQL on the codec's table: a `WHERE` clause with
+/// bound arguments (no value is ever written into the SQL) and an
+/// `ORDER BY` list. Column names come from the declaration through the
+/// codec, so a query on an indexed column uses its index
+/// (`searchKey:=R` is `"bowtie"."searchKey" = ?`).
+///
+/// A negated term is `NOT COALESCE(condition, 0)`: a comparison with a
+/// missing value is NULL, which fails the term and passes its negation.
+struct QueryCompiler {
+    let codec: EntityCodec
+
+    struct Compiled {
+        /// The condition, nil when every object matches.
+        var whereSQL: String?
+        var arguments: [DatabaseValue]
+        /// The `ORDER BY` list, ending with the rowid so that the order is
+        /// total.
+        var orderSQL: String
+    }
+
+    /// - Parameters:
+    ///   - fallbackOrder: The order when the query has no sort term
+    ///     (comma-separated expressions, each gets the direction).
+    ///   - reverse: Reverse every key of the order.
+    /// - Throws: ``QueryError`` for a query typed against another entity.
+    func compile(_ query: Query, fallbackOrder: String? = nil, reverse: Bool = false) throws -> Compiled {
+        guard query.entityName == codec.entity.name else {
+            throw QueryError(
+                .unknownField, position: 1, term: query.description,
+                "the query is for \(query.entityName), not \(codec.entity.name)")
+        }
+        var arguments: [DatabaseValue] = []
+        var alternatives: [String] = []
+        for group in query.groups {
+            var conditions: [String] = []
+            for term in group {
+                let (sql, values) = condition(term.condition)
+                arguments += values
+                conditions.append(term.negated ? "NOT COALESCE(\(sql), 0)" : sql)
+            }
+            alternatives.append(conditions.joined(separator: " AND "))
+        }
+        let whereSQL: String? =
+            switch alternatives.count {
+            case 0: nil
+            case 1: alternatives[0]
+            default: alternatives.map { "(\($0))" }.joined(separator: " OR ")
+            }
+
+        var keys: [String] = []
+        let (ascending, descending) = reverse ? (" DESC", " ASC") : (" ASC", " DESC")
+        if query.sortKeys.isEmpty, let fallbackOrder {
+            keys = fallbackOrder.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces) + ascending
+            }
+        }
+        for key in query.sortKeys {
+            guard let attribute = codec.entity[key.attribute] else { continue }
+            let collation = attribute.type == .string || attribute.type == .uri ? " COLLATE NOCASE" : ""
+            keys.append(column(attribute) + collation + (key.descending ? descending : ascending))
+        }
+        keys.append("\(table).rowid" + ascending)
+        return Compiled(whereSQL: whereSQL, arguments: arguments, orderSQL: keys.joined(separator: ", "))
+    }
+
+    private var table: String { "\"\(codec.entity.tableName)\"" }
+
+    private func column(_ attribute: AttributeDescription) -> String {
+        "\(table).\"\(attribute.columnName)\""
+    }
+
+    private var primaryKey: String { "\(table).\"\(codec.entity.primaryKeyColumn)\"" }
+
+    /// One condition in parentheses, and its arguments in order.
+    private func condition(_ condition: Query.Condition) -> (String, [DatabaseValue]) {
+        func attribute(_ name: String) -> String {
+            codec.entity[name].map(column) ?? "NULL"
+        }
+        switch condition {
+        case .text(let name, .contains(let text)):
+            let (operation, pattern) = Self.containing(text)
+            return ("(\(attribute(name)) \(operation))", [pattern])
+        case .text(let name, .equals(let text)):
+            return ("(\(attribute(name)) = ?)", [text.databaseValue])
+        case .text(let name, .regularExpression(let pattern)):
+            return ("(\(attribute(name)) REGEXP ?)", [pattern.databaseValue])
+        case .word(let word):
+            let columns = [codec.entity.nameAttribute, codec.entity.keyAttribute].compactMap { $0 }
+            let (operation, pattern) = Self.containing(word)
+            return (
+                "(" + columns.map { "\(attribute($0)) \(operation)" }.joined(separator: " OR ") + ")",
+                columns.map { _ in pattern }
+            )
+        case .number(let name, let lower, let upper):
+            if let lower, let upper, lower == upper {
+                return ("(\(attribute(name)) = ?)", [lower.databaseValue])
+            }
+            var parts: [String] = []
+            var values: [DatabaseValue] = []
+            if let lower {
+                parts.append("\(attribute(name)) >= ?")
+                values.append(lower.databaseValue)
+            }
+            if let upper {
+                parts.append("\(attribute(name)) <= ?")
+                values.append(upper.databaseValue)
+            }
+            return ("(" + parts.joined(separator: " AND ") + ")", values)
+        case .date(let name, let lower, let upper):
+            var parts: [String] = []
+            var values: [DatabaseValue] = []
+            if let lower {
+                parts.append("\(attribute(name)) >= ?")
+                values.append(lower.databaseValue)
+            }
+            if let upper {
+                parts.append("\(attribute(name)) \(upper.inclusive ? "<=" : "<") ?")
+                values.append(upper.seconds.databaseValue)
+            }
+            return ("(" + parts.joined(separator: " AND ") + ")", values)
+        case .boolean(let name, let flag):
+            return ("(\(attribute(name)) = ?)", [flag.databaseValue])
+        case .present(let name):
+            return ("(\(attribute(name)) IS NOT NULL)", [])
+        case .nonEmpty(let name):
+            if let named = codec.namedRelationships.first(where: { $0.relationship.name == name }) {
+                return (
+                    "(EXISTS (SELECT 1 FROM \"\(named.table.name)\" AS j WHERE j.\"\(named.near)\" = \(primaryKey)))",
+                    []
+                )
+            }
+            if let relationship = codec.entity.relationship(named: name),
+                let link = codec.model.linkColumn(inverseOf: relationship),
+                let destination = codec.model[relationship.destination]
+            {
+                return (
+                    "(EXISTS (SELECT 1 FROM \"\(destination.tableName)\" AS d WHERE d.\"\(link.name)\" = \(primaryKey)))",
+                    []
+                )
+            }
+            return ("(0)", [])
+        case .related(let name, let value):
+            guard let named = codec.namedRelationships.first(where: { $0.relationship.name == name }) else {
+                return ("(0)", [])
+            }
+            let destination = named.destination
+            return (
+                """
+                (\(primaryKey) IN (SELECT j."\(named.near)" FROM "\(named.table.name)" AS j \
+                JOIN "\(destination.tableName)" AS d ON d."\(destination.primaryKeyColumn)" = j."\(named.far)" \
+                WHERE d."\(named.nameColumn)" = ? COLLATE NOCASE))
+                """,
+                [value.trimmingCharacters(in: .whitespaces).databaseValue]
+            )
+        }
+    }
+
+    /// How to find `text` inside a value ignoring case: SQLite's LIKE
+    /// when `text` is ASCII (LIKE folds only ASCII letters, and an ASCII
+    /// letter matches no other), else a regular expression that matches
+    /// `text` literally with ICU's Unicode case folding (`CRÊPE` finds
+    /// `Crêpe`).
+    /// - Returns: The operator and its `?`, and the argument to bind.
+    static func containing(_ text: String) -> (operation: String, argument: DatabaseValue) {
+        if text.unicodeScalars.allSatisfy(\.isASCII) {
+            return ("LIKE ? ESCAPE '\\'", likePattern(text).databaseValue)
+        }
+        return ("REGEXP ?", ("(?i)" + NSRegularExpression.escapedPattern(for: text)).databaseValue)
+    }
+
+    /// `%text%` with LIKE's wildcards in `text` escaped by `\`.
+    static func likePattern(_ text: String) -> String {
+        var escaped = "%"
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped + "%"
+    }
+}

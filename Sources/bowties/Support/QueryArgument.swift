@@ -1,0 +1,59 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+/// The query terms `list`, `export` and `count` take (and, later, every
+/// command that works on several ties), with the one help text that
+/// explains the language.
+struct QueryArgument: ParsableArguments {
+    @Argument(
+        help: ArgumentHelp(
+            "Terms that select ties (all of them when none); see QUERIES above.", valueName: "query"))
+    var terms: [String] = []
+
+    /// Parses the terms for `catalog`.
+    /// - Throws: `QueryError` (exit 64).
+    func query(for catalog: Catalog) throws -> Query {
+        try catalog.query(terms)
+    }
+
+    /// What the query language is, for each command's discussion.
+    static let help = """
+        QUERIES
+          Terms are AND-ed; a lone , between terms makes an OR of groups;
+          ^term negates a term.
+          field:value    text contains value, ignoring case (name:paisley)
+          field:=value   text is exactly value (searchKey:=R)
+          field::REGEX   text matches a regular expression (name::'^Classic')
+          field:A..B     a range, closed at both ends; A.. or ..B leaves one open:
+                         rating:3..5, timesWorn:..2, lastWorn:2014-01..2014-06
+          field:A        one number (rating:4), year, month or day (UTC):
+                         lastWorn:2014-06 is all of June 2014
+          lastWorn:..-90d  worn more than 90 days ago (units d, w, m, y)
+          is:favorite    a Boolean attribute is true
+          has:photo      an optional attribute has a value (has:url, has:tags)
+          tag:NAME       tagged NAME, ignoring case
+          WORD           name or search key contains WORD, ignoring case
+          sort:rating-   order by a field, - descending, + ascending; repeatable
+          A tie without a value matches no range or comparison, and ^ of such
+          a term matches it.
+          Fields: \(fields)
+          Example: bowties list rating:4.. ^has:photo , is:favorite sort:rating-
+        """
+
+    /// The declared attributes, for the help: what a field may be, on
+    /// lines short enough that the help's wrapping leaves them alone.
+    private static var fields: String {
+        var lines: [String] = []
+        var line = ""
+        for name in BowTieModel.entity.attributes.map(\.name) {
+            if !line.isEmpty, line.count + name.count > 60 {
+                lines.append(line + ",")
+                line = ""
+            }
+            line += line.isEmpty ? name : ", " + name
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n          ")
+    }
+}
