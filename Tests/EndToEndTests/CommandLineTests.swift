@@ -16,7 +16,7 @@ struct CommandLineTests {
             ("rate", "Rate a bow tie from 0 to 5"),
             ("favorite", "Mark a bow tie as a favourite"),
             ("photo", "Save, replace or remove a bow tie's photo"),
-            ("delete", "Delete a bow tie"),
+            ("delete", "Delete the ties a key or a query selects"), ("set", "Change attributes of the ties"),
             ("export", "Export the catalog as CSV"),
             ("count", "Count the bow ties a query selects"),
             ("config", "Show where the catalog is and its settings"),
@@ -41,7 +41,7 @@ struct CommandLineTests {
         let result = try bowties.run("--help")
         #expect(result.status == 0, "\(result)")
         for command in [
-            "import", "add", "edit", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "count",
+            "import", "add", "edit", "set", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "count",
             "config",
         ] {
             #expect(result.stdout.contains("\n  \(command) "), "\(command)")

@@ -3,26 +3,65 @@ import BowTiesKit
 import Foundation
 
 extension BowTies {
-    /// `bowties delete KEY`.
+    /// `bowties delete KEY|QUERY`.
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete a bow tie (and its photo file, when no other tie uses it).",
-            discussion: KeyArgument.discussion)
+            abstract: "Delete the ties a key or a query selects (and photo files no other tie uses).",
+            discussion: KeyArgument.discussion
+                + """
 
-        @Argument(help: KeyArgument.help)
-        var key: String
+
+                Deleting a tie deletes its wear history and takes it off its tags (the tags stay).
+                When a query selects more than one tie, they are listed first. On a terminal \
+                bowties asks; otherwise it needs --yes. --dry-run lists them and deletes nothing. \
+                A query that selects no tie exits 1.
+
+                \(QueryArgument.help)
+                """)
+
+        @Argument(help: ArgumentHelp("A KEY, or query terms.", valueName: "key-or-query"))
+        var terms: [String]
+
+        @Flag(help: "Delete several ties without asking (needed when standard input is not a terminal).")
+        var yes = false
+
+        @Flag(name: .customLong("dry-run"), help: "List what would be deleted, and delete nothing.")
+        var dryRun = false
 
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
             let catalog = try options.openCatalog(.mustExist)
-            let tie = try catalog.delete(key)
+            let plan = try catalog.planDelete(try KeyOrQuery.query(terms, in: catalog))
+            guard !plan.ties.isEmpty else {
+                if terms.count == 1, let key = terms.first, !key.contains(":") {
+                    _ = try catalog.bowTie(matching: key)  // the KEY's own error, as before
+                }
+                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            }
+            switch try BatchConfirmation.decide(plan, verb: "delete", yes: yes, dryRun: dryRun, command: "delete") {
+            case .dryRun:
+                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be deleted; nothing changed.")
+                return
+            case .declined:
+                Output.line("Nothing deleted.")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            case .apply:
+                break
+            }
+            let deleted = try catalog.apply(plan)
             if options.json {
-                try Output.json(BowTieJSON(tie, catalog: catalog))
+                let ties = deleted.map { BowTieJSON($0, catalog: catalog) }
+                if ties.count == 1, let only = ties.first { try Output.json(only) } else { try Output.json(ties) }
                 return
             }
-            Output.line("Deleted \(Output.title(tie)).")
+            if deleted.count == 1, let only = deleted.first {
+                Output.line("Deleted \(Output.title(only)).")
+            } else {
+                Output.line("Deleted \(Output.count(deleted.count, "bow tie")).")
+            }
         }
     }
 }

@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+
+/// One attribute of one tie, before and after a change.
+public struct FieldChange: Sendable, Equatable {
+    public var attribute: AttributeDescription
+    public var before: AttributeValue?
+    public var after: AttributeValue?
+
+    /// `rating 3.5 → 4`, values as `bowties edit` writes them (`none`
+    /// for no value).
+    public var description: String {
+        func text(_ value: AttributeValue?) -> String {
+            let text = attribute.text(of: value)
+            return text.isEmpty ? "none" : AttributeValue.abbreviated(text)
+        }
+        return "\(attribute.name) \(text(before)) → \(text(after))"
+    }
+
+    public static func == (lhs: FieldChange, rhs: FieldChange) -> Bool {
+        lhs.attribute.name == rhs.attribute.name && lhs.before == rhs.before && lhs.after == rhs.after
+    }
+}
+
+/// What a batch command will do to one tie: the tie as it was read, and
+/// the attributes that change (none for a delete).
+public struct PlannedChange: Sendable {
+    public var tie: BowTie
+    public var changes: [FieldChange]
+}
+
+/// A batch change planned from a query, to show (and ask about) before
+/// it is applied with ``Catalog/apply(_:)``.
+public struct BatchPlan: Sendable {
+    public enum Kind: Sendable {
+        /// Set these attributes (nil: no value).
+        case set([(attribute: AttributeDescription, value: AttributeValue?)])
+        case delete
+    }
+
+    public var kind: Kind
+    public var query: Query
+    /// Every tie the query selects, in its order, with what changes.
+    public var ties: [PlannedChange]
+
+    /// The ties that change (a set leaves alone ties that already hold
+    /// the values).
+    public var changing: [PlannedChange] {
+        switch kind {
+        case .delete: ties
+        case .set: ties.filter { !$0.changes.isEmpty }
+        }
+    }
+}
+
+extension Catalog {
+    /// The attributes `set` may change: not the primary key, not a derived
+    /// value (times worn follows the wear history: `wear`, `unwear`), not
+    /// binary data (`photo --set`).
+    public func settableAttribute(named name: String) throws -> AttributeDescription {
+        let entity = bowTieCodec.entity
+        guard let attribute = entity.attributes.first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            let names = entity.attributes.map(\.name).joined(separator: ", ")
+            throw CatalogError(.invalidInput, "no attribute is called \"\(name)\"", hint: "The attributes: \(names).")
+        }
+        let reason: String? =
+            if attribute.isPrimaryKey {
+                "\(attribute.name) identifies the tie and cannot change"
+            } else if let derivation = attribute.derivation {
+                "\(attribute.name) follows the history of \(derivation.relationship): use `bowties wear` and `bowties unwear`"
+            } else if attribute.type == .binaryData {
+                "\(attribute.name) is set with `bowties photo KEY --set FILE`"
+            } else {
+                nil
+            }
+        if let reason { throw CatalogError(.invalidInput, reason) }
+        return attribute
+    }
+
+    /// Plans setting `values` on every tie `query` selects: reads the ties,
+    /// and for each says which attributes change. Changes nothing.
+    ///
+    /// - Throws: ``QueryError``, ``CatalogError``.
+    public func planSet(
+        _ query: Query, values: [(attribute: AttributeDescription, value: AttributeValue?)]
+    ) throws -> BatchPlan {
+        let ties = try bowTies(matching: query).map { tie -> PlannedChange in
+            var changes: [FieldChange] = []
+            for (attribute, value) in values where tie.record[attribute.name] != value {
+                changes.append(FieldChange(attribute: attribute, before: tie.record[attribute.name], after: value))
+            }
+            return PlannedChange(tie: tie, changes: changes)
+        }
+        return BatchPlan(kind: .set(values), query: query, ties: ties)
+    }
+
+    /// Plans deleting every tie `query` selects. Changes nothing.
+    public func planDelete(_ query: Query) throws -> BatchPlan {
+        BatchPlan(
+            kind: .delete, query: query,
+            ties: try bowTies(matching: query).map { PlannedChange(tie: $0, changes: []) })
+    }
+
+    /// Applies a plan in one transaction, every tie validated as any save,
+    /// or nothing.
+    ///
+    /// The plan was shown (and maybe asked about) before: if the query now
+    /// selects other ties, or one of them changed meanwhile, nothing is
+    /// applied.
+    ///
+    /// - Returns: The ties as stored (set), or as they were (delete).
+    /// - Throws: ``CatalogError`` `.conflict` when the catalog changed
+    ///   since the plan, ``ValidationError`` for a value the model refuses
+    ///   (naming the tie); nothing is written.
+    @discardableResult
+    public func apply(_ plan: BatchPlan) throws -> [BowTie] {
+        try write { db, changes in
+            let now = try bowTies(matching: plan.query, db)
+            guard now.map(\.id) == plan.ties.map(\.tie.id),
+                zip(now, plan.ties).allSatisfy({ $0.record == $1.tie.record })
+            else {
+                throw CatalogError(
+                    .conflict, "the catalog changed since the changes were listed; nothing was changed",
+                    hint: "Run the command again to see what it would change now.")
+            }
+            var done: [BowTie] = []
+            for planned in plan.changing {
+                switch plan.kind {
+                case .delete:
+                    let tie = planned.tie
+                    try bowTieCodec.checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
+                    try db.execute(
+                        sql: "DELETE FROM \"\(bowTieCodec.entity.tableName)\" WHERE id = ?",
+                        arguments: [tie.id.uuidString])
+                    if let photo = tie.photo { try releasePhoto(photo, db, changes) }
+                    done.append(tie)
+                case .set:
+                    var tie = planned.tie
+                    for change in planned.changes { tie.record[change.attribute.name] = change.after }
+                    done.append(try save(tie, photo: .keep, replacing: planned.tie, db, changes))
+                }
+            }
+            return done
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import BowTiesKit
+import Foundation
+
+extension BowTies {
+    /// `bowties set QUERY field=value... [--unset field]...`.
+    struct SetValues: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Change attributes of the ties a key or a query selects.",
+            discussion: """
+                Arguments of the form field=value are the changes (rating=4.5, \
+                url=https://example.com, isFavorite=true, tintColor=#C81E2D, name="Red Silk"); \
+                the other arguments select the ties: a KEY (as every command takes it), or a \
+                query. Values are read by the attribute's type and checked by the model, with \
+                Core Data's codes; --unset NAME removes an optional value. Times worn and last \
+                worn follow the wear history (wear, unwear); the photo is set with `photo --set`.
+
+                When more than one tie would change, the changes are listed first. On a \
+                terminal bowties asks; otherwise it needs --yes. --dry-run lists them and \
+                changes nothing. A query that selects no tie exits 1.
+
+                \(QueryArgument.help)
+                """)
+
+        @Argument(
+            help: ArgumentHelp(
+                "A KEY or query terms, and the changes as field=value.", valueName: "query-or-change"))
+        var arguments: [String]
+
+        @Option(help: ArgumentHelp("Remove the value of this optional attribute (repeatable).", valueName: "field"))
+        var unset: [String] = []
+
+        @Flag(help: "Change several ties without asking (needed when standard input is not a terminal).")
+        var yes = false
+
+        @Flag(name: .customLong("dry-run"), help: "List what would change, and change nothing.")
+        var dryRun = false
+
+        @OptionGroup var options: CatalogOptions
+
+        func run() throws {
+            var terms: [String] = []
+            var assignments: [(String, String)] = []
+            for argument in arguments {
+                if let equals = argument.firstIndex(of: "="), !argument[..<equals].contains(":"),
+                    !argument[..<equals].isEmpty, argument.first != "^"
+                {
+                    assignments.append(
+                        (String(argument[..<equals]), String(argument[argument.index(after: equals)...])))
+                } else {
+                    terms.append(argument)
+                }
+            }
+            guard !assignments.isEmpty || !unset.isEmpty else {
+                throw UsageError("set needs at least one change, such as rating=4 or --unset url")
+            }
+            guard !terms.isEmpty else {
+                throw UsageError("set needs a KEY or a query to select the ties it changes")
+            }
+            let catalog = try options.openCatalog(.mustExist)
+            var values: [(attribute: AttributeDescription, value: AttributeValue?)] = []
+            for (name, text) in assignments {
+                let attribute = try catalog.settableAttribute(named: name)
+                values.append((attribute, try attribute.value(fromText: text)))
+            }
+            for name in unset {
+                values.append((try catalog.settableAttribute(named: name), nil))
+            }
+            let query = try KeyOrQuery.query(terms, in: catalog)
+            let plan = try catalog.planSet(query, values: values)
+            guard !plan.ties.isEmpty else {
+                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            }
+            let unchanged = plan.ties.count - plan.changing.count
+            if plan.changing.isEmpty {
+                Output.line("Nothing to change: \(Output.count(unchanged, "bow tie")) already as asked.")
+                return
+            }
+            switch try BatchConfirmation.decide(plan, verb: "change", yes: yes, dryRun: dryRun, command: "set") {
+            case .dryRun:
+                Output.line(
+                    "Dry run: \(Output.count(plan.changing.count, "bow tie")) would change"
+                        + (unchanged > 0 ? ", \(Output.grouped(unchanged)) already as asked" : "")
+                        + "; nothing changed.")
+                return
+            case .declined:
+                Output.line("Nothing changed.")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            case .apply:
+                break
+            }
+            let changed = try catalog.apply(plan)
+            if options.json {
+                try Output.json(changed.map { BowTieJSON($0, catalog: catalog) })
+                return
+            }
+            if plan.changing.count == 1, let only = plan.changing.first {
+                Output.line("Changed " + BatchConfirmation.line(for: only) + ".")
+            } else {
+                Output.line(
+                    "Changed \(Output.count(changed.count, "bow tie"))"
+                        + (unchanged > 0 ? "; \(Output.grouped(unchanged)) already as asked." : "."))
+            }
+        }
+    }
+}
+
+/// KEY arguments keep working where a command now takes a query: one
+/// argument that names a tie as a KEY (its search key, id or id prefix)
+/// selects that tie; anything else is a query.
+enum KeyOrQuery {
+    static func query(_ terms: [String], in catalog: Catalog) throws -> Query {
+        if terms.count == 1, let key = terms.first, !key.contains(":"), !key.hasPrefix("^"),
+            let tie = try? catalog.bowTie(matching: key)
+        {
+            return try catalog.query(["id:=\(tie.id.uuidString)"])
+        }
+        return try catalog.query(terms)
+    }
+}
