@@ -147,4 +147,25 @@ struct BatchCommandTests {
         #expect(
             unknown.status == 1 && unknown.stderr.contains("no bow tie has the search key or id \"Q\""), "\(unknown)")
     }
+
+    @Test("wear with a query: several ties need --yes; each gets one wear in the history")
+    func wearQuery() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        let before = try workspace.snapshot()
+        let refused = try workspace.run("wear", "rating:4..", "--on", "2026-11-20")
+        #expect(refused.status == 64, "\(refused)")
+        try NoTraceTests.expectNoTrace(workspace, before: before, refused)
+
+        let worn = try workspace.run("wear", "rating:4..", "--on", "2026-11-20", "--yes")
+        #expect(worn.status == 0, "\(worn)")
+        #expect(worn.stdoutLines.last(where: { !$0.isEmpty }) == "Wore 2 bow ties on 2026-11-20.", "\(worn)")
+        for key in ["O", "B"] {
+            let history = try workspace.run("history", key, "--json")
+            let wears = (try history.json() as? [String: Any])?["wears"] as? [[String: Any]]
+            #expect(wears?.count == 1, "\(history)")
+        }
+        let none = try workspace.run("wear", "rating:6..")
+        #expect(none.status == 1, "\(none)")
+    }
 }

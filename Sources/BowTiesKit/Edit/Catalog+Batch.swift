@@ -36,6 +36,8 @@ public struct BatchPlan: Sendable {
         /// Set these attributes (nil: no value).
         case set([(attribute: AttributeDescription, value: AttributeValue?)])
         case delete
+        /// Record one wear of each tie.
+        case wear(date: Date, note: String?)
     }
 
     public var kind: Kind
@@ -47,7 +49,7 @@ public struct BatchPlan: Sendable {
     /// the values).
     public var changing: [PlannedChange] {
         switch kind {
-        case .delete: ties
+        case .delete, .wear: ties
         case .set: ties.filter { !$0.changes.isEmpty }
         }
     }
@@ -94,6 +96,26 @@ extension Catalog {
         return BatchPlan(kind: .set(values), query: query, ties: ties)
     }
 
+    /// Plans one wear of every tie `query` selects, on `date`: times worn
+    /// + 1, and last worn when `date` is later. Changes nothing.
+    public func planWear(_ query: Query, at date: Date, note: String?) throws -> BatchPlan {
+        let entity = bowTieCodec.entity
+        let ties = try bowTies(matching: query).map { tie -> PlannedChange in
+            var changes: [FieldChange] = []
+            if let attribute = entity["timesWorn"] {
+                changes.append(
+                    FieldChange(
+                        attribute: attribute, before: .integer(Int64(tie.timesWorn)),
+                        after: .integer(Int64(tie.timesWorn) + 1)))
+            }
+            if let attribute = entity["lastWorn"], (tie.lastWorn ?? .distantPast) < date {
+                changes.append(FieldChange(attribute: attribute, before: tie.record["lastWorn"], after: .date(date)))
+            }
+            return PlannedChange(tie: tie, changes: changes)
+        }
+        return BatchPlan(kind: .wear(date: date, note: note), query: query, ties: ties)
+    }
+
     /// Plans deleting every tie `query` selects. Changes nothing.
     public func planDelete(_ query: Query) throws -> BatchPlan {
         BatchPlan(
@@ -134,6 +156,9 @@ extension Catalog {
                         arguments: [tie.id.uuidString])
                     if let photo = tie.photo { try releasePhoto(photo, db, changes) }
                     done.append(tie)
+                case .wear(let date, let note):
+                    try addWear(to: planned.tie, at: date, note: note, db)
+                    done.append(try fetchOne(id: planned.tie.id, db) ?? planned.tie)
                 case .set:
                     var tie = planned.tie
                     for change in planned.changes { tie.record[change.attribute.name] = change.after }

@@ -39,25 +39,30 @@ extension Catalog {
     public func wear(_ key: String, at date: Date = Date(), note: String? = nil) throws -> BowTie {
         try write { db, _ in
             let tie = try resolve(key, db)
-            let codec = try wearCodec()
-            guard tie.timesWorn < Int32.max else {
-                throw ValidationError(
-                    code: .numberTooLarge, message: "timesWorn is too large.", attribute: "timesWorn",
-                    value: "\(Int64(tie.timesWorn) + 1)", record: tie.label)
-            }
-            var wear = Record(entity: codec.entity)
-            wear["date"] = .date(date)
-            wear["note"] = note.map(AttributeValue.string)
-            wear.setLink("bowTie", to: .uuid(tie.id))
-            do {
-                try codec.entity.validate(wear)
-            } catch var error as ValidationError {
-                error.record = tie.label
-                throw error
-            }
-            try codec.save(wear, isNew: true, db)
+            try addWear(to: tie, at: date, note: note, db)
             return try fetchOne(id: tie.id, db) ?? tie
         }
+    }
+
+    /// One new wear of `tie`, validated, in the caller's transaction.
+    func addWear(to tie: BowTie, at date: Date, note: String?, _ db: Database) throws {
+        let codec = try wearCodec()
+        guard tie.timesWorn < Int32.max else {
+            throw ValidationError(
+                code: .numberTooLarge, message: "timesWorn is too large.", attribute: "timesWorn",
+                value: "\(Int64(tie.timesWorn) + 1)", record: tie.label)
+        }
+        var wear = Record(entity: codec.entity)
+        wear["date"] = .date(date)
+        wear["note"] = note.map(AttributeValue.string)
+        wear.setLink("bowTie", to: .uuid(tie.id))
+        do {
+            try codec.entity.validate(wear)
+        } catch var error as ValidationError {
+            error.record = tie.label
+            throw error
+        }
+        try codec.save(wear, isNew: true, db)
     }
 
     /// Removes the latest recorded wear of the tie (the latest date; of

@@ -18,10 +18,22 @@ extension BowTies {
                 `bowties unwear KEY` takes the latest wear back.
 
                 Safe to run from several processes at once: every wear is counted.
+
+                Instead of a KEY, a query selects several ties (`bowties wear tag:wedding \
+                --on 2026-06-20`): they are listed first; on a terminal bowties asks, \
+                otherwise it needs --yes. --dry-run lists them and records nothing.
+
+                \(QueryArgument.help)
                 """)
 
-        @Argument(help: KeyArgument.help)
-        var key: String
+        @Argument(help: ArgumentHelp("A KEY, or query terms.", valueName: "key-or-query"))
+        var terms: [String]
+
+        @Flag(help: "Record a wear of several ties without asking (needed when standard input is not a terminal).")
+        var yes = false
+
+        @Flag(name: .customLong("dry-run"), help: "List the ties a query selects, and record nothing.")
+        var dryRun = false
 
         @Option(
             name: .customLong("on"),
@@ -39,6 +51,11 @@ extension BowTies {
         func run() throws {
             let day = try date.map(WearDate.parse)
             let catalog = try options.openCatalog(.mustExist)
+            // One KEY: the path every wear took before queries, one
+            // transaction that resolves and records.
+            guard !dryRun, terms.count == 1, let key = terms.first, !key.contains(":"), !key.hasPrefix("^") else {
+                return try wearQuery(catalog, at: day, note: note)
+            }
             let tie = try catalog.wear(key, at: day ?? Date(), note: note)
             if options.json {
                 try Output.json(BowTieJSON(tie, catalog: catalog))
@@ -46,6 +63,36 @@ extension BowTies {
             }
             let on = day.map { " on \(WearDate.day($0))" } ?? ""
             Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
+        }
+
+        /// A wear of every tie the terms select, asked about when several.
+        private func wearQuery(_ catalog: Catalog, at day: Date?, note: String?) throws {
+            let plan = try catalog.planWear(KeyOrQuery.query(terms, in: catalog), at: day ?? Date(), note: note)
+            guard !plan.ties.isEmpty else {
+                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            }
+            switch try BatchConfirmation.decide(plan, verb: "wear", yes: yes, dryRun: dryRun, command: "wear") {
+            case .dryRun:
+                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be worn; nothing recorded.")
+                return
+            case .declined:
+                Output.line("Nothing recorded.")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            case .apply:
+                break
+            }
+            let worn = try catalog.apply(plan)
+            if options.json {
+                try Output.json(worn.map { BowTieJSON($0, catalog: catalog) })
+                return
+            }
+            let on = day.map { " on \(WearDate.day($0))" } ?? ""
+            if worn.count == 1, let tie = worn.first {
+                Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
+            } else {
+                Output.line("Wore \(Output.count(worn.count, "bow tie"))\(on).")
+            }
         }
     }
 }
