@@ -168,4 +168,18 @@ struct BatchCommandTests {
         let none = try workspace.run("wear", "rating:6..")
         #expect(none.status == 1, "\(none)")
     }
+
+    @Test("tag with a query and +names, as Taskwarrior writes tags: every selected tie gets them")
+    func tagQuery() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        let tagged = try workspace.run("tag", "rating:4..", "+formal", "+Silk", "--yes")
+        #expect(tagged.status == 0, "\(tagged)")
+        #expect(tagged.stdoutLines.last(where: { !$0.isEmpty }) == "Tagged 2 bow ties: formal, Silk.", "\(tagged)")
+        let tags = try workspace.run("tags", "--json")
+        let counts = (try tags.json() as? [[String: Any]])?.map { "\($0["name"] ?? "")=\($0["count"] ?? "")" }
+        #expect(counts == ["formal=2", "Silk=2"], "\(tags)")
+        let one = try workspace.run("tag", "R", "wedding")
+        #expect(one.status == 0 && one.stdout == "Tagged Classic Red Bow Tie (R): wedding.\n", "\(one)")
+    }
 }

@@ -38,6 +38,8 @@ public struct BatchPlan: Sendable {
         case delete
         /// Record one wear of each tie.
         case wear(date: Date, note: String?)
+        /// Add these tags to each tie.
+        case tag([String])
     }
 
     public var kind: Kind
@@ -49,7 +51,7 @@ public struct BatchPlan: Sendable {
     /// the values).
     public var changing: [PlannedChange] {
         switch kind {
-        case .delete, .wear: ties
+        case .delete, .wear, .tag: ties
         case .set: ties.filter { !$0.changes.isEmpty }
         }
     }
@@ -116,6 +118,14 @@ extension Catalog {
         return BatchPlan(kind: .wear(date: date, note: note), query: query, ties: ties)
     }
 
+    /// Plans adding `names` to the tags of every tie `query` selects.
+    /// Changes nothing.
+    public func planTag(_ query: Query, with names: [String]) throws -> BatchPlan {
+        BatchPlan(
+            kind: .tag(names.map { $0.trimmingCharacters(in: .whitespaces) }), query: query,
+            ties: try bowTies(matching: query).map { PlannedChange(tie: $0, changes: []) })
+    }
+
     /// Plans deleting every tie `query` selects. Changes nothing.
     public func planDelete(_ query: Query) throws -> BatchPlan {
         BatchPlan(
@@ -156,6 +166,10 @@ extension Catalog {
                         arguments: [tie.id.uuidString])
                     if let photo = tie.photo { try releasePhoto(photo, db, changes) }
                     done.append(tie)
+                case .tag(let names):
+                    var tie = planned.tie
+                    tie.tags += names
+                    done.append(try save(tie, photo: .keep, replacing: planned.tie, db, changes))
                 case .wear(let date, let note):
                     try addWear(to: planned.tie, at: date, note: note, db)
                     done.append(try fetchOne(id: planned.tie.id, db) ?? planned.tie)

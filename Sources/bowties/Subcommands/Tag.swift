@@ -16,24 +16,74 @@ extension BowTies {
                 spaces around it are dropped. Tags match ignoring case: `Formal` is the tag \
                 `formal` when that exists. `bowties tags` lists them, `bowties list --tag NAME` \
                 shows a tag's ties, `bowties untag KEY NAME` takes one off.
+
+                To tag every tie a query selects, give the tags with a + as Taskwarrior \
+                does: `bowties tag rating:4.. +favourite-of-mine`. Several ties are listed \
+                first; on a terminal bowties asks, otherwise it needs --yes.
                 """)
 
-        @Argument(help: KeyArgument.help)
-        var key: String
+        @Argument(
+            help: ArgumentHelp(
+                "KEY then the tags to add (e.g. R formal wedding); or query terms and +tags.",
+                valueName: "key-or-query"))
+        var arguments: [String]
 
-        @Argument(help: ArgumentHelp("The tags to add (e.g. formal wedding).", valueName: "name"))
-        var names: [String]
+        @Flag(help: "Tag several ties without asking (needed when standard input is not a terminal).")
+        var yes = false
+
+        @Flag(name: .customLong("dry-run"), help: "List the ties a query selects, and tag nothing.")
+        var dryRun = false
 
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            let plus = arguments.filter { $0.hasPrefix("+") && $0.count > 1 }
+            guard plus.isEmpty else {
+                return try tagQuery(arguments.filter { !plus.contains($0) }, names: plus.map { String($0.dropFirst()) })
+            }
+            guard arguments.count >= 2, let key = arguments.first else {
+                throw UsageError("tag needs a KEY and at least one tag name, or query terms and +tags")
+            }
             let catalog = try options.openCatalog(.mustExist)
-            let tie = try catalog.tag(key, with: names)
+            let tie = try catalog.tag(key, with: Array(arguments.dropFirst()))
             if options.json {
                 try Output.json(BowTieJSON(tie, catalog: catalog))
                 return
             }
             Output.line("Tagged \(Output.title(tie)): \(tie.tags.map(Output.escaped).joined(separator: ", ")).")
+        }
+
+        /// Adds `names` to every tie `terms` select, asked about when several.
+        private func tagQuery(_ terms: [String], names: [String]) throws {
+            guard !terms.isEmpty else { throw UsageError("tag +NAME needs a KEY or query terms to select the ties") }
+            let catalog = try options.openCatalog(.mustExist)
+            let plan = try catalog.planTag(KeyOrQuery.query(terms, in: catalog), with: names)
+            guard !plan.ties.isEmpty else {
+                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            }
+            switch try BatchConfirmation.decide(plan, verb: "tag", yes: yes, dryRun: dryRun, command: "tag") {
+            case .dryRun:
+                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be tagged; nothing changed.")
+                return
+            case .declined:
+                Output.line("Nothing changed.")
+                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            case .apply:
+                break
+            }
+            let tagged = try catalog.apply(plan)
+            if options.json {
+                try Output.json(tagged.map { BowTieJSON($0, catalog: catalog) })
+                return
+            }
+            if tagged.count == 1, let tie = tagged.first {
+                Output.line("Tagged \(Output.title(tie)): \(tie.tags.map(Output.escaped).joined(separator: ", ")).")
+            } else {
+                Output.line(
+                    "Tagged \(Output.count(tagged.count, "bow tie")): \(names.map(Output.escaped).joined(separator: ", "))."
+                )
+            }
         }
     }
 
