@@ -34,23 +34,15 @@ extension BowTies {
         func run() throws {
             let catalog = try options.openCatalog(.mustExist)
             let plan = try catalog.planDelete(try KeyOrQuery.query(terms, in: catalog))
-            guard !plan.ties.isEmpty else {
-                if terms.count == 1, let key = terms.first, !key.contains(":") {
-                    _ = try catalog.bowTie(matching: key)  // the KEY's own error, as before
-                }
-                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+            if plan.ties.isEmpty, terms.count == 1, let key = terms.first, !key.contains(":") {
+                _ = try catalog.bowTie(matching: key)  // the KEY's own error, as before
             }
-            switch try BatchConfirmation.decide(plan, verb: "delete", yes: yes, dryRun: dryRun, command: "delete") {
-            case .dryRun:
-                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be deleted; nothing changed.")
-                return
-            case .declined:
-                Output.line("Nothing deleted.")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            case .apply:
-                break
-            }
+            guard
+                try BatchConfirmation.confirm(
+                    plan, terms: terms, verb: "delete",
+                    dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be deleted", yes: yes,
+                    dryRun: dryRun, command: "delete")
+            else { return }
             let deleted = try catalog.apply(plan)
             if options.json {
                 let ties = deleted.map { BowTieJSON($0, catalog: catalog) }

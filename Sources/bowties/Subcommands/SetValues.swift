@@ -69,28 +69,19 @@ extension BowTies {
             }
             let query = try KeyOrQuery.query(terms, in: catalog)
             let plan = try catalog.planSet(query, values: values)
-            guard !plan.ties.isEmpty else {
-                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            }
             let unchanged = plan.ties.count - plan.changing.count
-            if plan.changing.isEmpty {
+            if !plan.ties.isEmpty, plan.changing.isEmpty {
                 Output.line("Nothing to change: \(Output.count(unchanged, "bow tie")) already as asked.")
                 return
             }
-            switch try BatchConfirmation.decide(plan, verb: "change", yes: yes, dryRun: dryRun, command: "set") {
-            case .dryRun:
-                Output.line(
-                    "Dry run: \(Output.count(plan.changing.count, "bow tie")) would change"
-                        + (unchanged > 0 ? ", \(Output.grouped(unchanged)) already as asked" : "")
-                        + "; nothing changed.")
-                return
-            case .declined:
-                Output.line("Nothing changed.")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            case .apply:
-                break
-            }
+            let summary =
+                "\(Output.count(plan.changing.count, "bow tie")) would change"
+                + (unchanged > 0 ? ", \(Output.grouped(unchanged)) already as asked" : "")
+            guard
+                try BatchConfirmation.confirm(
+                    plan, terms: terms, verb: "change", dryRunSummary: summary, yes: yes, dryRun: dryRun,
+                    command: "set")
+            else { return }
             let changed = try catalog.apply(plan)
             if options.json {
                 try Output.json(changed.map { BowTieJSON($0, catalog: catalog) })

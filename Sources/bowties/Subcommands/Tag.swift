@@ -58,20 +58,12 @@ extension BowTies {
             guard !terms.isEmpty else { throw UsageError("tag +NAME needs a KEY or query terms to select the ties") }
             let catalog = try options.openCatalog(.mustExist)
             let plan = try catalog.planTag(KeyOrQuery.query(terms, in: catalog), with: names)
-            guard !plan.ties.isEmpty else {
-                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            }
-            switch try BatchConfirmation.decide(plan, verb: "tag", yes: yes, dryRun: dryRun, command: "tag") {
-            case .dryRun:
-                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be tagged; nothing changed.")
-                return
-            case .declined:
-                Output.line("Nothing changed.")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            case .apply:
-                break
-            }
+            guard
+                try BatchConfirmation.confirm(
+                    plan, terms: terms, verb: "tag",
+                    dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be tagged", yes: yes,
+                    dryRun: dryRun, command: "tag")
+            else { return }
             let tagged = try catalog.apply(plan)
             if options.json {
                 try Output.json(tagged.map { BowTieJSON($0, catalog: catalog) })

@@ -68,20 +68,12 @@ extension BowTies {
         /// A wear of every tie the terms select, asked about when several.
         private func wearQuery(_ catalog: Catalog, at day: Date?, note: String?) throws {
             let plan = try catalog.planWear(KeyOrQuery.query(terms, in: catalog), at: day ?? Date(), note: note)
-            guard !plan.ties.isEmpty else {
-                Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            }
-            switch try BatchConfirmation.decide(plan, verb: "wear", yes: yes, dryRun: dryRun, command: "wear") {
-            case .dryRun:
-                Output.line("Dry run: \(Output.count(plan.ties.count, "bow tie")) would be worn; nothing recorded.")
-                return
-            case .declined:
-                Output.line("Nothing recorded.")
-                throw ExitCode(ExitStatus.noSuchRecord.rawValue)
-            case .apply:
-                break
-            }
+            guard
+                try BatchConfirmation.confirm(
+                    plan, terms: terms, verb: "wear",
+                    dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be worn", yes: yes,
+                    dryRun: dryRun, command: "wear")
+            else { return }
             let worn = try catalog.apply(plan)
             if options.json {
                 try Output.json(worn.map { BowTieJSON($0, catalog: catalog) })

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BowTiesKit
 import Foundation
 
@@ -14,6 +15,33 @@ enum BatchConfirmation {
         case apply
         case dryRun
         case declined
+    }
+
+    /// The whole exchange before a batch change: no match exits 1; the
+    /// changes are listed and asked about (``decide(_:verb:yes:dryRun:command:)``);
+    /// a dry run prints `dryRunSummary` and a refusal `Nothing changed.`
+    /// (exit 1).
+    ///
+    /// - Parameter terms: The KEY or query, as typed, for the no-match message.
+    /// - Returns: True when the command goes on to apply the plan.
+    static func confirm(
+        _ plan: BatchPlan, terms: [String], verb: String, dryRunSummary: String, yes: Bool, dryRun: Bool,
+        command: String
+    ) throws -> Bool {
+        guard !plan.ties.isEmpty else {
+            Terminal.standardError.write("No bow tie matches \(terms.joined(separator: " ")).\n")
+            throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+        }
+        switch try decide(plan, verb: verb, yes: yes, dryRun: dryRun, command: command) {
+        case .apply:
+            return true
+        case .dryRun:
+            Output.line("Dry run: \(dryRunSummary); nothing changed.")
+            return false
+        case .declined:
+            Output.line("Nothing changed.")
+            throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+        }
     }
 
     /// Lists `plan`'s changes when there are several (or always for a dry
