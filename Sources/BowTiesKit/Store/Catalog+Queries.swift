@@ -69,34 +69,10 @@ extension Catalog {
             hint: "`bowties list` shows the search keys.")
     }
 
-    /// All bow ties, in the order asked for.
-    ///
-    /// - Parameter tag: Only the ties with this tag (its name, ignoring case).
-    public func bowTies(
-        favoritesOnly: Bool = false, tag: String? = nil, order: BowTieOrder = .added, reverse: Bool = false
-    ) throws -> [BowTie] {
-        try read { db in
-            let codec = bowTieCodec
-            let table = codec.entity.tableName
-            var sql = codec.selection
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if favoritesOnly { conditions.append("\(table).isFavorite") }
-            if let tag, let tags = codec.namedRelationships.first(where: { $0.relationship.name == "tags" }) {
-                let destination = tags.destination
-                conditions.append(
-                    """
-                    \(table).\(codec.entity.primaryKeyColumn) IN (SELECT j."\(tags.near)" FROM "\(tags.table.name)" AS j \
-                    JOIN "\(destination.tableName)" AS d ON d."\(destination.primaryKeyColumn)" = j."\(tags.far)" \
-                    WHERE d."\(tags.nameColumn)" = ?)
-                    """)
-                arguments += [tag.trimmingCharacters(in: .whitespaces)]
-            }
-            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            let direction = reverse ? " DESC" : ""
-            sql += " ORDER BY " + order.sql.split(separator: ",").map { $0 + direction }.joined(separator: ",")
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { BowTie(record: try codec.decode($0)) }
-        }
+    /// All bow ties, in the order asked for (a query with no terms:
+    /// ``bowTies(matching:order:reverse:)`` selects some).
+    public func bowTies(order: BowTieOrder = .added, reverse: Bool = false) throws -> [BowTie] {
+        try bowTies(matching: Query.all(of: bowTieCodec.entity), order: order, reverse: reverse)
     }
 
     /// The number of bow ties in the catalog.
