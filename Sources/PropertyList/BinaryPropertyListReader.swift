@@ -319,7 +319,8 @@ public final class BinaryPropertyListReader {
                     let keySlot = container.references + position * size
                     let keyOffset = try table.offset(ofObject: try table.reference(at: keySlot))
                     let key = try table.key(at: keyOffset)
-                    if let first = Self.entry(forKey: key, in: &stack[top]) {
+                    if let first = DuplicateKeys.entry(forKey: key, in: stack[top].entries, index: &stack[top].keyIndex)
+                    {
                         throw PropertyListError(
                             .duplicateKey,
                             "duplicate key \"\(key)\" in the <dict> at byte \(container.offset) "
@@ -334,25 +335,6 @@ public final class BinaryPropertyListReader {
                 continue nextObject
             }
         }
-    }
-
-    /// The entry already stored under `key`, if any: a linear scan for
-    /// small dictionaries, a hash index from 16 entries on.
-    private static func entry(
-        forKey key: String, in open: inout OpenContainer
-    ) -> PropertyListDictionary.Entry? {
-        if open.keyIndex == nil {
-            guard open.entries.count >= 16 else {
-                let length = key.utf8.count
-                return open.entries.first { $0.key.utf8.count == length && $0.key == key }
-            }
-            var index: [String: Int] = [:]
-            for (position, entry) in open.entries.enumerated() {
-                index[entry.key] = position
-            }
-            open.keyIndex = index
-        }
-        return open.keyIndex?[key].map { open.entries[$0] }
     }
 }
 

@@ -397,7 +397,9 @@ public final class PropertyListReader {
                     case .start(.key, let keyIsEmpty):
                         let keyLocation = xml.location
                         let key = try readString(.key, isEmpty: keyIsEmpty)
-                        if let first = Self.entry(forKey: key, in: &stack[top]) {
+                        if let first = DuplicateKeys.entry(
+                            forKey: key, in: stack[top].entries, index: &stack[top].keyIndex)
+                        {
                             throw PropertyListError(
                                 .duplicateKey,
                                 "duplicate key \"\(key)\" in <dict> (first at line \(first.keyLocation.line))",
@@ -424,26 +426,6 @@ public final class PropertyListReader {
         guard depth < 8 else { return }
         while capacityHints.count <= depth { capacityHints.append(0) }
         capacityHints[depth] = count
-    }
-
-    /// The entry already stored under `key`, if any: a linear scan for
-    /// small dictionaries, a hash index from 16 entries on.
-    private static func entry(
-        forKey key: String, in container: inout OpenContainer
-    ) -> PropertyListDictionary.Entry? {
-        if container.keyIndex == nil {
-            guard container.entries.count >= 16 else {
-                // Comparing lengths first skips most string comparisons.
-                let length = key.utf8.count
-                return container.entries.first { $0.key.utf8.count == length && $0.key == key }
-            }
-            var index: [String: Int] = [:]
-            for (position, entry) in container.entries.enumerated() {
-                index[entry.key] = position
-            }
-            container.keyIndex = index
-        }
-        return container.keyIndex?[key].map { container.entries[$0] }
     }
 
     /// Reads a scalar whose start tag the reader is on, through its end
