@@ -27,7 +27,7 @@ struct BowTies: ParsableCommand {
         subcommands: [
             Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self, History.self,
             Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
-            Config.self, Check.self,
+            Undo.self, Redo.self, Log.self, Config.self, Check.self,
             Model.self,
         ]
     )

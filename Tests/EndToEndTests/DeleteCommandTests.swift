@@ -11,6 +11,9 @@ struct DeleteCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "Deleted Violet Velvet (V).\n", "\(result)")
         #expect(try bowties.tieCount() == 6)
+        // Kept while `undo` may bring the tie back; gone with the history.
+        #expect(bowties.supportFiles().count == 2)
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         #expect(bowties.supportFiles().count == 1)
 
         let again = try bowties.run("show", "V")
@@ -22,6 +25,7 @@ struct DeleteCommandTests {
     func sharedPhoto() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         let violet = BowTiesRunner.sampleImagesURL.appendingPathComponent("violet.png").path
         #expect(try bowties.run("photo", "B", "--set", violet).status == 0)
         #expect(bowties.supportFiles().count == 1)

@@ -55,6 +55,8 @@ struct PhotoCommandTests {
     func setLargePhoto() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
+        // No undo history: a photo no tie uses goes at once.
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         let blue = try Self.sampleImage("blue.png").sha256Hex
         let violet = try Self.sampleImage("violet.png").sha256Hex
 
@@ -85,6 +87,8 @@ struct PhotoCommandTests {
     func setSmallPhoto() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
+        // No undo history: a photo no tie uses goes at once.
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         let result = try bowties.run(
             "photo", "B", "--set", BowTiesRunner.sampleImagesURL.appendingPathComponent("red.png").path)
         #expect(result.status == 0, "\(result)")
@@ -96,6 +100,8 @@ struct PhotoCommandTests {
     func remove() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
+        // No undo history: a photo no tie uses goes at once.
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         let red = try bowties.run("photo", "R", "--remove")
         #expect(red.status == 0, "\(red)")
         #expect(

@@ -272,12 +272,16 @@ struct SQLiteLibrary {
 
         let master = try rows(database, "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
         let tables = try rows(
-            database, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", quotingText: false)
+            database, "SELECT name, sql LIKE '%WITHOUT ROWID' FROM sqlite_master WHERE type = 'table' ORDER BY name",
+            quotingText: false)
         var lines = master.map { "sqlite_master: " + $0.joined(separator: " | ") }
-        for table in tables.compactMap(\.first) {
-            let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-            for row in try rows(database, "SELECT * FROM \(quoted) ORDER BY rowid") {
-                lines.append("\(table): " + row.joined(separator: " | "))
+        for table in tables {
+            guard let name = table.first else { continue }
+            let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+            // A table without rowid is in its primary key's order.
+            let order = table.last == "1" ? "" : " ORDER BY rowid"
+            for row in try rows(database, "SELECT * FROM \(quoted)\(order)") {
+                lines.append("\(name): " + row.joined(separator: " | "))
             }
         }
         return lines

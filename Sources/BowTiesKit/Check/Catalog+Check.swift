@@ -72,7 +72,7 @@ extension Catalog {
     /// - Throws: ``CatalogError``; on failure nothing in the catalog changed.
     public func repair(announce: (CheckReport) throws -> Void) throws -> RepairReport {
         var repaired: [StoreProblem] = []
-        let found = try write { db, changes in
+        let found = try write(action: "Repair the catalog") { db, changes in
             let report = try inspect(db)
             try announce(report)
             for problem in report.problems {
@@ -364,7 +364,7 @@ extension Catalog {
             db,
             sql: """
                 SELECT sha256, byteCount, external FROM \(Self.blobTable)
-                WHERE NOT (\(blobInUseSQL("blob.sha256")))
+                WHERE NOT (\(try blobInUseSQL("blob.sha256", db)))
                 ORDER BY sha256
                 """)
         for row in unused {
@@ -526,7 +526,7 @@ extension Catalog {
             }
             try forgetPhoto(sha256, db, changes)
         case .removePhoto(let sha256):
-            guard try !(Bool.fetchOne(db, sql: "SELECT \(blobInUseSQL("?"))", arguments: [sha256]) ?? false)
+            guard try !(Bool.fetchOne(db, sql: "SELECT \(try blobInUseSQL("?1", db))", arguments: [sha256]) ?? false)
             else { return false }
             try forgetPhoto(sha256, db, changes)
         case .fixByteCount(let sha256, let byteCount):

@@ -47,6 +47,24 @@ public struct BatchPlan: Sendable {
     /// Every tie the query selects, in its order, with what changes.
     public var ties: [PlannedChange]
 
+    /// `Set rating on 3 bow ties`, `Wear Classic Red Bow Tie`: the
+    /// action's title in the undo history.
+    public var actionTitle: String {
+        let changing = self.changing
+        let object =
+            changing.count == 1
+            ? changing[0].tie.name.map { AttributeValue.abbreviated($0) } ?? changing[0].tie.label
+            : "\(changing.count) bow ties"
+        switch kind {
+        case .set(let values):
+            let names = values.map(\.attribute.name).joined(separator: ", ")
+            return "Set \(names) on \(object)"
+        case .delete: return "Delete \(object)"
+        case .wear: return "Wear \(object)"
+        case .tag(let names): return "Tag \(object) " + names.map { "+" + $0 }.joined(separator: " ")
+        }
+    }
+
     /// The ties that change (a set leaves alone ties that already hold
     /// the values).
     public var changing: [PlannedChange] {
@@ -146,7 +164,7 @@ extension Catalog {
     ///   (naming the tie); nothing is written.
     @discardableResult
     public func apply(_ plan: BatchPlan) throws -> [BowTie] {
-        try write { db, changes in
+        try write(action: plan.actionTitle) { db, changes in
             let now = try bowTies(matching: plan.query, db)
             guard now.map(\.id) == plan.ties.map(\.tie.id),
                 zip(now, plan.ties).allSatisfy({ $0.record == $1.tie.record })

@@ -21,7 +21,7 @@ extension Catalog {
     ///   that holds it.
     @discardableResult
     public func add(_ tie: BowTie, photo: Data? = nil) throws -> BowTie {
-        try write { db, changes in
+        try write(action: Self.actionTitle("Add", tie)) { db, changes in
             if let holder = try fetchOne(id: tie.id, db) {
                 throw CatalogError(.conflict, "the id \(tie.id.uuidString) is already used by \(holder.label)")
             }
@@ -43,7 +43,7 @@ extension Catalog {
     ///   a taken search key, `.noSuchRecord` when the tie was deleted
     ///   meanwhile); nothing is written.
     public func applyEdit(of original: BowTie, to edited: BowTie) throws -> (tie: BowTie, changed: Bool) {
-        try write { db, changes in
+        try write(action: Self.actionTitle("Edit", original)) { db, changes in
             guard let current = try fetchOne(id: original.id, db) else {
                 throw CatalogError(.noSuchRecord, "\(original.label) was deleted while it was being edited")
             }

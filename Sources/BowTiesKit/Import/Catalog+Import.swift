@@ -80,7 +80,8 @@ extension Catalog {
         defer {
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000") }
         }
-        try write(commit: !options.dryRun) { db, changes in
+        try write(action: "Import \(url.lastPathComponent)", insertsAsRanges: true, commit: !options.dryRun) {
+            db, changes in
             var importer = try RecordImporter(
                 catalog: self, db: db, changes: changes, images: images, options: options)
             if !reader.rootIsArray {

@@ -57,7 +57,7 @@ public enum AttributeValue: Sendable, Equatable {
     /// abbreviated("two\nlines")                     // two\nlines, on one line
     /// abbreviated(String(repeating: "x", count: 9_000_000))  // 80 x, then ...
     /// ```
-    static func abbreviated(_ text: String) -> String {
+    public static func abbreviated(_ text: String) -> String {
         var result = ""
         var count = 0
         for scalar in text.unicodeScalars {

@@ -37,8 +37,9 @@ extension Catalog {
     ///   too long).
     @discardableResult
     public func wear(_ key: String, at date: Date = Date(), note: String? = nil) throws -> BowTie {
-        try write { db, _ in
+        try write(action: "Wear") { db, changes in
             let tie = try resolve(key, db)
+            changes.actionTitle = Self.actionTitle("Wear", tie)
             try addWear(to: tie, at: date, note: note, db)
             return try fetchOne(id: tie.id, db) ?? tie
         }
@@ -73,8 +74,9 @@ extension Catalog {
     ///   recorded wear (the counts an import brought are not wears).
     @discardableResult
     public func unwear(_ key: String) throws -> (tie: BowTie, removed: WearEntry) {
-        try write { db, _ in
+        try write(action: "Unwear") { db, changes in
             let tie = try resolve(key, db)
+            changes.actionTitle = Self.actionTitle("Unwear", tie)
             let codec = try wearCodec()
             guard
                 let latest = try Row.fetchOne(
@@ -144,20 +146,21 @@ extension Catalog {
     /// changes.
     @discardableResult
     public func rate(_ key: String, _ rating: Double) throws -> BowTie {
-        try change(key) { $0.rating = rating }
+        try change(key, action: "Rate") { $0.rating = rating }
     }
 
     /// Marks or unmarks the tie as a favourite.
     @discardableResult
     public func setFavorite(_ key: String, _ isFavorite: Bool) throws -> BowTie {
-        try change(key) { $0.isFavorite = isFavorite }
+        try change(key, action: isFavorite ? "Favorite" : "Unfavorite") { $0.isFavorite = isFavorite }
     }
 
     /// Replaces (or with nil removes) the tie's photo. The old external
     /// file is removed once no record refers to it.
     @discardableResult
     public func setPhoto(_ key: String, data: Data?) throws -> BowTie {
-        try change(key, photo: data.map(PhotoUpdate.set) ?? .remove) { _ in }
+        try change(key, action: data == nil ? "Remove photo of" : "Set photo of", photo: data.map(PhotoUpdate.set) ?? .remove)
+        { _ in }
     }
 
     /// Adds tags to the tie, creating the ones that do not exist (a name
@@ -167,7 +170,7 @@ extension Catalog {
     ///   (1680 for a comma, 1670 for an empty one); nothing changes.
     @discardableResult
     public func tag(_ key: String, with names: [String]) throws -> BowTie {
-        try change(key) { tie in
+        try change(key, action: "Tag") { tie in
             tie.tags += names.map { $0.trimmingCharacters(in: .whitespaces) }
         }
     }
@@ -178,7 +181,7 @@ extension Catalog {
     ///   have one of them; nothing changes.
     @discardableResult
     public func untag(_ key: String, removing names: [String]) throws -> BowTie {
-        try change(key) { tie in
+        try change(key, action: "Untag") { tie in
             var remaining = tie.tags
             for name in names.map({ $0.trimmingCharacters(in: .whitespaces) }) {
                 guard let index = remaining.firstIndex(where: { $0.caseInsensitiveCompare(name) == .orderedSame })
@@ -215,7 +218,7 @@ extension Catalog {
     /// - Throws: ``CatalogError`` `.noSuchRecord` for an unknown name.
     @discardableResult
     public func deleteTag(_ name: String) throws -> TagCount {
-        try write { db, _ in
+        try write(action: "Delete tag \(name)") { db, _ in
             let named = try tagsRelationship()
             let destination = named.destination
             let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -252,8 +255,9 @@ extension Catalog {
     /// - Returns: The deleted tie.
     @discardableResult
     public func delete(_ key: String) throws -> BowTie {
-        try write { db, changes in
+        try write(action: "Delete") { db, changes in
             let tie = try resolve(key, db)
+            changes.actionTitle = Self.actionTitle("Delete", tie)
             try bowTieCodec.checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
             try db.execute(
                 sql: "DELETE FROM \(bowTieCodec.entity.tableName) WHERE id = ?", arguments: [tie.id.uuidString])
@@ -266,13 +270,20 @@ extension Catalog {
 
     /// Reads, changes, validates and saves one tie in one transaction.
     private func change(
-        _ key: String, photo: PhotoUpdate = .keep, _ body: (inout BowTie) throws -> Void
+        _ key: String, action: String, photo: PhotoUpdate = .keep, _ body: (inout BowTie) throws -> Void
     ) throws -> BowTie {
-        try write { db, changes in
+        try write(action: action) { db, changes in
             let existing = try resolve(key, db)
+            changes.actionTitle = Self.actionTitle(action, existing)
             var tie = existing
             try body(&tie)
             return try save(tie, photo: resolve(photo, db, changes), replacing: existing, db, changes)
         }
+    }
+
+    /// `Wear Classic Red Bow Tie`: an action on one tie, for the undo
+    /// history, by the tie's name (its label when it has none).
+    static func actionTitle(_ verb: String, _ tie: BowTie) -> String {
+        "\(verb) \(tie.name.map { AttributeValue.abbreviated($0) } ?? tie.label)"
     }
 }

@@ -19,8 +19,9 @@ extension Catalog {
     ///   ``CatalogError`` `.conflict` when the search key is taken.
     @discardableResult
     public func save(_ tie: BowTie, photo: PhotoUpdate = .keep) throws -> BowTie {
-        try write { db, changes in
+        try write(action: "Save") { db, changes in
             let existing = try fetchOne(id: tie.id, db)
+            changes.actionTitle = Self.actionTitle(existing == nil ? "Add" : "Change", tie)
             return try save(tie, photo: resolve(photo, db, changes), replacing: existing, db, changes)
         }
     }
@@ -123,27 +124,41 @@ extension Catalog {
     /// that no record came to use. Unlike ``releasePhoto(_:_:_:)`` it
     /// leaves the photo folder alone: no file was written for them.
     func dropUnusedBlob(_ sha256: String, _ db: Database) throws {
-        try db.cachedStatement(sql: deleteUnusedBlobSQL).execute(arguments: [sha256])
+        try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [sha256])
     }
 
     /// Deletes the blob `?1` unless a record refers to it, in any table.
-    var deleteUnusedBlobSQL: String {
-        "DELETE FROM \(Self.blobTable) WHERE sha256 = ?1 AND NOT (\(blobInUseSQL("?1")))"
+    func deleteUnusedBlobSQL(_ db: Database) throws -> String {
+        "DELETE FROM \(Self.blobTable) WHERE sha256 = ?1 AND NOT (\(try blobInUseSQL("?1", db)))"
     }
 
     /// An SQL condition true when a record refers to the blob whose
-    /// SHA-256 is `sha256` (an SQL expression), in any table.
-    func blobInUseSQL(_ sha256: String) -> String {
-        let references = model.blobColumns.map {
+    /// SHA-256 is `sha256` (an SQL expression), in any table, or an
+    /// action of the undo history still needs it.
+    func blobInUseSQL(_ sha256: String, _ db: Database) throws -> String {
+        var columns = model.blobColumns
+        if try UndoHistory.exists(db) {
+            columns += UndoHistory.blobImageColumns(model).map { (table: $0.shadow, column: $0.column) }
+        }
+        let references = columns.map {
             "EXISTS (SELECT 1 FROM \"\($0.table)\" WHERE \"\($0.column)\" = \(sha256))"
         }
         return references.isEmpty ? "0" : references.joined(separator: " OR ")
     }
 
+    /// Drops the blob `sha256` when no record and no action uses it any
+    /// more; its external file goes after the commit.
+    func releaseBlob(_ sha256: String, _ db: Database, _ changes: PhotoChanges) throws {
+        let external = try Bool.fetchOne(
+            db, sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
+        try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [sha256])
+        if external == true, db.changesCount > 0 { changes.released.insert(sha256) }
+    }
+
     /// Drops a photo's blob when no record uses it any more (in the
     /// transaction); its external file goes after the commit.
     func releasePhoto(_ photo: PhotoInfo, _ db: Database, _ changes: PhotoChanges) throws {
-        try db.cachedStatement(sql: deleteUnusedBlobSQL).execute(arguments: [photo.sha256])
+        try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [photo.sha256])
         if photo.storage == .external {
             changes.released.insert(photo.sha256)
         }

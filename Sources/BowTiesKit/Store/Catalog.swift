@@ -357,8 +357,18 @@ public final class Catalog: Sendable {
     /// them any more. Both clean-ups happen under the write lock, so they
     /// cannot remove a file another process has just started to use.
     ///
-    /// - Parameter commit: When false the transaction is rolled back (dry runs).
-    func write<T>(commit: Bool = true, _ body: (Database, PhotoChanges) throws -> T) throws -> T {
+    /// - Parameters:
+    ///   - action: The title of the action the change is, for `undo`
+    ///     and `log` (the body may give a better one in
+    ///     ``PhotoChanges/actionTitle``); nil for changes that are not
+    ///     actions (settings).
+    ///   - insertsAsRanges: Log the rows the action adds as a range per
+    ///     table, not one by one (imports).
+    ///   - commit: When false the transaction is rolled back (dry runs).
+    func write<T>(
+        action: String? = nil, insertsAsRanges: Bool = false, commit: Bool = true,
+        _ body: (Database, PhotoChanges) throws -> T
+    ) throws -> T {
         guard isWritable else {
             throw CatalogError(.storeIO, "the catalog at \(url.path) was opened read-only; this command cannot change it")
         }
@@ -370,7 +380,17 @@ public final class Catalog: Sendable {
             result = try mapErrors {
                 var result: T?
                 try database.inTransaction(.immediate) { db in
+                    var recorder: UndoRecorder?
+                    if let action, try UndoHistory.exists(db) {
+                        recorder = try UndoRecorder.begin(
+                            title: action, insertsAsRanges: insertsAsRanges, model: model, db)
+                    }
                     result = try body(db, changes)
+                    if let recorder {
+                        let freed = try recorder.finish(
+                            title: changes.actionTitle ?? action ?? "", limit: UndoHistory.limit(db), db)
+                        for sha256 in freed.sorted() { try releaseBlob(sha256, db, changes) }
+                    }
                     return commit ? .commit : .rollback
                 }
                 guard let result else { throw CatalogError(.storeIO, "the transaction did not run") }
@@ -465,6 +485,9 @@ public final class Catalog: Sendable {
 final class PhotoChanges {
     var created: Set<String> = []
     var released: Set<String> = []
+    /// The action's title for the undo history, when the body knows a
+    /// better one than the command's (`Wear Classic Red Bow Tie`).
+    var actionTitle: String?
 }
 
 extension Catalog {
@@ -491,7 +514,16 @@ extension Catalog {
             defer { try? queue.close() }
             let rows = try? queue.read { db in
                 var rows = 0
-                for table in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != ?", arguments: [SchemaMigrator.bookkeepingTable]) where try db.tableExists(table) {
+                // The bookkeeping of migrations and the one row that says what
+                // undo records are there in every store, empty or not.
+                let tables = try String.fetchAll(
+                    db,
+                    sql: """
+                        SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+                        AND name NOT IN (?, ?)
+                        """,
+                    arguments: [SchemaMigrator.bookkeepingTable, ObjectModel.undoRecordingTable])
+                for table in tables where try db.tableExists(table) {
                     rows += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 1
                 }
                 return rows

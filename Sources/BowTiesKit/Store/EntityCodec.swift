@@ -186,6 +186,35 @@ struct EntityCodec: Sendable {
         return record
     }
 
+    /// Decodes a row image of the undo history: the table's stored
+    /// columns, named by `columns`. Binary data is described by its
+    /// blob (which the history keeps while an image refers to it).
+    func decodeImage(_ row: Row, columns: [String], _ db: Database) throws -> Record {
+        var record = Record(entity: entity, values: Array(repeating: nil, count: entity.attributes.count))
+        var positions: [String: Int] = [:]
+        for (position, column) in columns.enumerated() { positions[column] = position }
+        if entity.primaryKeyAttribute == nil, let position = positions["pk"] {
+            record.rowKey = try row.decode(Int64?.self, atIndex: position)
+        }
+        for (index, attribute) in entity.attributes.enumerated() {
+            guard let position = positions[attribute.columnName] else { continue }
+            let value = row[position] as DatabaseValue
+            if value.isNull { continue }
+            if attribute.type == .binaryData {
+                guard let sha256 = String.fromDatabaseValue(value) else { continue }
+                let blob = try Row.fetchOne(
+                    db, sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?", arguments: [sha256])
+                record.values[index] = .blob(
+                    PhotoInfo(
+                        byteCount: blob?[0] ?? 0, sha256: sha256,
+                        storage: (blob?[1] as Bool?) == true ? .external : .inline))
+                continue
+            }
+            record.values[index] = try decode(value, attribute, index, label: { record.label })
+        }
+        return record
+    }
+
     /// Names in the order people read lists of them: ignoring case.
     static func sortedNames(_ names: [String]) -> [String] {
         names.sorted(by: namesInOrder)

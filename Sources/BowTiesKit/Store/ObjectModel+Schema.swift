@@ -410,9 +410,9 @@ extension ObjectModel {
         let queue = try DatabaseQueue()
         return try queue.write { db in
             try db.execute(sql: Catalog.blobTableSQL)
-            for statement in creationSQL { try db.execute(sql: statement) }
+            for statement in creationSQL + Self.undoInfrastructureSQL + undoSQL { try db.execute(sql: statement) }
             return (
-                try tableNames.compactMap { try TableSchema.read($0, db) },
+                try (tableNames + undoTableNames).compactMap { try TableSchema.read($0, db) },
                 try Self.triggers(db)
             )
         }
@@ -464,7 +464,9 @@ extension SchemaMigrator {
     /// the wild was made with (tests of a changed declaration): a released
     /// model's history is written down literally (``Catalog/migrator``).
     static func creating(_ model: ObjectModel) -> SchemaMigrator {
-        let statements = [Catalog.blobTableSQL, Catalog.settingTableSQL] + model.creationSQL
+        let statements =
+            [Catalog.blobTableSQL, Catalog.settingTableSQL] + model.creationSQL + ObjectModel.undoInfrastructureSQL
+            + model.undoSQL
         return SchemaMigrator([
             SchemaMigration("unreleased: created from the declaration") { db in
                 for statement in statements { try db.execute(sql: statement) }

@@ -3,7 +3,7 @@ import BowTiesKit
 import Foundation
 
 extension BowTies {
-    /// `bowties config [--photo-threshold BYTES]`.
+    /// `bowties config [--photo-threshold BYTES] [--undo-limit N]`.
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "config",
@@ -12,10 +12,17 @@ extension BowTies {
                 --photo-threshold sets the size above which photos saved from now on are kept \
                 in files beside the catalog instead of inside it (default 102400, 100 KiB). \
                 Photos already stored stay where they are.
+
+                --undo-limit sets how many actions the undo history keeps (default 100); older \
+                ones are forgotten, and the photos only they needed are removed. 0 turns the \
+                history off: nothing can be undone, and a photo no tie uses goes at once.
                 """)
 
         @Option(help: ArgumentHelp("Store photos larger than this many bytes in files.", valueName: "bytes"))
         var photoThreshold: Int?
+
+        @Option(help: ArgumentHelp("Keep this many actions for `bowties undo`.", valueName: "n"))
+        var undoLimit: Int?
 
         @OptionGroup var options: CatalogOptions
 
@@ -23,12 +30,16 @@ extension BowTies {
             if let photoThreshold, photoThreshold < 0 {
                 throw ArgumentParser.ValidationError("--photo-threshold must be 0 or more bytes.")
             }
+            if let undoLimit, undoLimit < 0 {
+                throw ArgumentParser.ValidationError("--undo-limit must be 0 or more.")
+            }
         }
 
         func run() throws {
-            guard let photoThreshold else { return try show(options.openCatalog(.readOnly)) }
+            guard photoThreshold != nil || undoLimit != nil else { return try show(options.openCatalog(.readOnly)) }
             try options.withCatalogCreatedIfMissing { catalog in
-                try catalog.setExternalStorageThreshold(photoThreshold)
+                if let photoThreshold { try catalog.setExternalStorageThreshold(photoThreshold) }
+                if let undoLimit { try catalog.setUndoLimit(undoLimit) }
                 try show(catalog)
             }
         }
@@ -36,17 +47,20 @@ extension BowTies {
         private func show(_ catalog: Catalog) throws {
             let threshold = try catalog.externalStorageThreshold()
             let count = try catalog.count()
+            let undoLimit = try catalog.undoLimit()
             if options.json {
                 try Output.json(
                     SettingsJSON(
                         store: catalog.url.path, photoFolder: catalog.externalPhotoDirectory.path,
-                        photoThreshold: threshold, bowTies: count))
+                        photoThreshold: threshold, undoLimit: undoLimit, bowTies: count))
                 return
             }
             Output.line("Catalog: \(catalog.url.path)")
             Output.line("Bow ties: \(count)")
             Output.line("Photo files: \(catalog.externalPhotoDirectory.path)")
             Output.line("Photo threshold: \(Output.grouped(threshold)) bytes")
+            Output.line(
+                undoLimit == 0 ? "Undo history: off" : "Undo history: the last \(Output.count(undoLimit, "action"))")
         }
     }
 }
@@ -55,5 +69,6 @@ private struct SettingsJSON: Encodable {
     var store: String
     var photoFolder: String
     var photoThreshold: Int
+    var undoLimit: Int
     var bowTies: Int
 }

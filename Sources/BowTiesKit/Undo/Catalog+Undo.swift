@@ -1,0 +1,494 @@
+import Foundation
+import GRDB
+
+/// One action of the undo history, as `bowties log` lists it.
+public struct UndoAction: Sendable, Equatable {
+    /// Its number, which `bowties undo N` takes.
+    public var id: Int64
+    /// `Wear Classic Red Bow Tie`.
+    public var title: String
+    public var date: Date
+    /// Undone, so `bowties redo` can apply it again.
+    public var isUndone: Bool
+}
+
+/// What an undo or a redo changed, record by record.
+public struct UndoReport: Sendable {
+    /// What happened to one record.
+    public struct RecordChange: Sendable {
+        public enum Kind: String, Sendable {
+            /// The record was put back (an undone delete) or made again.
+            case added
+            case removed
+            case changed
+        }
+
+        public var entity: EntityDescription
+        public var label: String
+        public var kind: Kind
+        /// The attributes that changed (for `changed`), as the user knows them.
+        public var fields: [FieldChange]
+        /// Links of to-many relationships made or taken away, by
+        /// relationship: `tags: ["+formal", "-casual"]`.
+        public var links: [(relationship: String, names: [String])] = []
+    }
+
+    public var action: UndoAction
+    /// At most ``recordLimit`` records, in the order they were changed;
+    /// ``recordCount`` counts them all.
+    public var records: [RecordChange]
+    public var recordCount: Int
+    /// How many records of each entity were added or removed, by entity
+    /// name, whether listed or not.
+    public var added: [String: Int]
+    public var removed: [String: Int]
+
+    /// Records described one by one; the others are only counted.
+    public static let recordLimit = 50
+}
+
+extension Catalog {
+    /// The most recent actions, newest first.
+    public func undoHistory(limit: Int = 20) throws -> [UndoAction] {
+        try read { db in
+            guard try UndoHistory.exists(db) else { return [] }
+            return try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT "id", "title", "date", "undone" FROM "undo_action" ORDER BY "id" DESC LIMIT ?
+                    """,
+                arguments: [max(limit, 0)]
+            ).map(Self.action)
+        }
+    }
+
+    /// How many actions the history keeps (`config --undo-limit`).
+    public func undoLimit() throws -> Int {
+        try read { db in try UndoHistory.limit(db) }
+    }
+
+    /// Sets how many actions the history keeps; older ones go now. With
+    /// 0 the history is off: nothing can be undone.
+    public func setUndoLimit(_ limit: Int) throws {
+        guard limit >= 0 else {
+            throw CatalogError(.invalidInput, "the undo limit must be 0 or more (it is \(limit))")
+        }
+        try write { db, changes in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
+                arguments: [UndoHistory.limitSettingKey, limit])
+            let dropped = try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT "id" FROM "undo_action" WHERE "id" NOT IN
+                        (SELECT "id" FROM "undo_action" ORDER BY "id" DESC LIMIT ?)
+                    """,
+                arguments: [limit])
+            for sha256 in try UndoHistory.drop(dropped, model: model, db).sorted() {
+                try releaseBlob(sha256, db, changes)
+            }
+        }
+    }
+
+    /// Reverts an action: by default the latest one not yet undone.
+    ///
+    /// Every row the action changed is put back as it was, in one
+    /// transaction, and the changes this makes are kept so that
+    /// ``redo()`` can apply the action again.
+    ///
+    /// - Parameter id: The action to undo (`bowties log` numbers them).
+    /// - Throws: ``CatalogError`` `.noSuchRecord` when there is nothing to
+    ///   undo; `.conflict` when a record it changed has changed since,
+    ///   naming the later action to undo first. Nothing is written then.
+    public func undo(_ id: Int64? = nil) throws -> UndoReport {
+        try write { db, changes in
+            try requireHistory(db)
+            let action: UndoAction
+            if let id {
+                guard let found = try Self.action(id, db) else {
+                    throw CatalogError(
+                        .noSuchRecord, "no action #\(id) in the history",
+                        hint: "`bowties log` lists the actions that can be undone.")
+                }
+                guard !found.isUndone else {
+                    throw CatalogError(
+                        .conflict, "action #\(id) \"\(found.title)\" is already undone",
+                        hint: "`bowties redo` applies it again.")
+                }
+                action = found
+            } else {
+                guard
+                    let latest = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT "id", "title", "date", "undone" FROM "undo_action"
+                            WHERE "undone" = 0 ORDER BY "id" DESC LIMIT 1
+                            """
+                    ).map(Self.action)
+                else {
+                    throw CatalogError(.noSuchRecord, "nothing to undo")
+                }
+                action = latest
+            }
+            return try revert(action, undoing: true, db, changes)
+        }
+    }
+
+    /// Applies again the action undone most recently.
+    ///
+    /// - Throws: ``CatalogError`` `.noSuchRecord` when nothing was undone
+    ///   (or a change made since dropped it); `.conflict` when a record
+    ///   has changed since the undo.
+    public func redo() throws -> UndoReport {
+        try write { db, changes in
+            try requireHistory(db)
+            guard
+                let action = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT "id", "title", "date", "undone" FROM "undo_action"
+                        WHERE "undone" > 0 ORDER BY "undone" DESC LIMIT 1
+                        """
+                ).map(Self.action)
+            else {
+                throw CatalogError(.noSuchRecord, "nothing to redo")
+            }
+            return try revert(action, undoing: false, db, changes)
+        }
+    }
+
+    private func requireHistory(_ db: Database) throws {
+        guard try UndoHistory.exists(db) else {
+            throw CatalogError(.storeIO, "this catalog keeps no undo history yet; a change to it starts one")
+        }
+    }
+
+    /// Reverts the changes an action's current list holds (phase 0 after
+    /// it was done, phase 1 after it was undone), recording what that
+    /// does as its new list.
+    private func revert(_ action: UndoAction, undoing: Bool, _ db: Database, _ changes: PhotoChanges) throws
+        -> UndoReport
+    {
+        let phase = undoing ? 0 : 1
+        let entries = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT "seq", "tableName", "operation", "row", "lastRow" FROM "undo_change"
+                WHERE "action" = ? AND "phase" = ? ORDER BY "seq" DESC
+                """,
+            arguments: [action.id, phase]
+        ).map { UndoEntry(seq: $0[0], table: $0[1], operation: $0[2], row: $0[3], lastRow: $0[4]) }
+        let ranges = entries.filter { $0.operation == "range" }
+        func insideRange(_ entry: UndoEntry) -> Bool {
+            entry.operation != "range"
+                && ranges.contains { $0.table == entry.table && entry.row >= $0.row && entry.row <= ($0.lastRow ?? 0) }
+        }
+        let tables = Set(model.tableNames)
+        for entry in entries where !insideRange(entry) {
+            guard tables.contains(entry.table) else {
+                throw CatalogError(.storeDamaged, "the undo history names a table the catalog does not have: \(entry.table)")
+            }
+            try checkUnchanged(entry, of: action, db)
+        }
+        // Rows go back in any order within the transaction; foreign keys
+        // are checked at its end.
+        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        let photosBefore = try UndoHistory.photosReferred(
+            byChangesWhere: "\"action\" = \(action.id) AND \"phase\" = \(phase)", model: model, db)
+        try db.execute(
+            sql: "UPDATE \"undo_recording\" SET \"action\" = ?, \"phase\" = ?, \"inserts\" = 1",
+            arguments: [action.id, 1 - phase])
+        let firstNewSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \"undo_change\"") ?? 0) + 1
+        for entry in entries where !insideRange(entry) {
+            try apply(inverseOf: entry, db)
+        }
+        try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
+        try db.execute(
+            sql: "DELETE FROM \"undo_change\" WHERE \"action\" = ? AND \"phase\" = ?", arguments: [action.id, phase])
+        try db.execute(
+            sql: """
+                UPDATE "undo_action" SET "undone" = \
+                CASE WHEN ?2 THEN (SELECT coalesce(max("undone"), 0) + 1 FROM "undo_action") ELSE 0 END
+                WHERE "id" = ?1
+                """,
+            arguments: [action.id, undoing])
+        // Photos only the old list needed (the new one keeps what it
+        // refers to).
+        for sha256 in photosBefore.sorted() { try releaseBlob(sha256, db, changes) }
+        var done = action
+        done.isUndone = undoing
+        return try report(of: done, changesFrom: firstNewSeq, db)
+    }
+
+    /// Refuses to revert `entry` when its row is no longer as the action
+    /// left it, naming the later action that changed it.
+    private func checkUnchanged(_ entry: UndoEntry, of action: UndoAction, _ db: Database) throws {
+        let columns = model.storedColumns(ofTable: entry.table).map { "\"\($0.name)\"" }.joined(separator: ", ")
+        let shadow = ObjectModel.undoImageTable(entry.table)
+        var unchanged = true
+        switch entry.operation {
+        case "insert", "update":
+            let current = try Row.fetchOne(
+                db, sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE rowid = ?", arguments: [entry.row])
+            let image = try Row.fetchOne(
+                db, sql: "SELECT \(columns) FROM \"\(shadow)\" WHERE seq = ? AND side = 1", arguments: [entry.seq])
+            unchanged = current != nil && current == image
+        case "delete":
+            unchanged =
+                try !(Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM \"\(entry.table)\" WHERE rowid = ?)", arguments: [entry.row])
+                    ?? false)
+        default:
+            break
+        }
+        // A row as the action left it is safe to revert, whatever touched
+        // it since; a range is not compared row by row, so any later
+        // action on it stands in the way.
+        if unchanged && entry.operation != "range" { return }
+        let later = try laterAction(touching: entry, after: action, db)
+        if let later, !action.isUndone {
+            throw CatalogError(
+                .conflict,
+                "cannot undo #\(action.id) \"\(action.title)\": #\(later.id) \"\(later.title)\" changed the same records since; nothing was changed",
+                hint: "Undo #\(later.id) first (`bowties undo \(later.id)`), then this one.")
+        }
+        guard unchanged else {
+            throw CatalogError(
+                .conflict,
+                "cannot \(action.isUndone ? "redo" : "undo") #\(action.id) \"\(action.title)\": "
+                    + "its records were changed since, outside bowties' history; nothing was changed",
+                hint: "`bowties log` lists the history; `bowties check` looks at the catalog.")
+        }
+    }
+
+    /// The latest action after `action`, not undone, that changed a row
+    /// of `entry` (or added it, in a range).
+    private func laterAction(touching entry: UndoEntry, after action: UndoAction, _ db: Database) throws
+        -> UndoAction?
+    {
+        let select = """
+            SELECT a."id", a."title", a."date", a."undone" FROM "undo_change" AS c
+            JOIN "undo_action" AS a ON a."id" = c."action"
+            WHERE c."tableName" = ?1 AND c."action" > ?2 AND a."undone" = 0
+            """
+        let arguments: StatementArguments = [entry.table, action.id, entry.row, entry.lastRow ?? entry.row]
+        let rows = try Row.fetchOne(
+            db, sql: select + " AND c.\"row\" BETWEEN ?3 AND ?4 ORDER BY a.\"id\" DESC LIMIT 1", arguments: arguments)
+        let ranges = try Row.fetchOne(
+            db,
+            sql: select
+                + " AND c.\"operation\" = 'range' AND c.\"row\" <= ?4 AND c.\"lastRow\" >= ?3 ORDER BY a.\"id\" DESC LIMIT 1",
+            arguments: arguments)
+        return [rows, ranges].compactMap { $0.map(Self.action) }.max { $0.id < $1.id }
+    }
+
+    /// Puts back what `entry` changed.
+    private func apply(inverseOf entry: UndoEntry, _ db: Database) throws {
+        let table = "\"\(entry.table)\""
+        let shadow = "\"\(ObjectModel.undoImageTable(entry.table))\""
+        let columns = model.storedColumns(ofTable: entry.table).map(\.name)
+        switch entry.operation {
+        case "insert":
+            try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [entry.row])
+        case "range":
+            try db.execute(
+                sql: "DELETE FROM \(table) WHERE rowid BETWEEN ? AND ?", arguments: [entry.row, entry.lastRow ?? entry.row])
+        case "delete":
+            // A table whose key is an integer keeps its rowid in that
+            // column; the others get theirs back explicitly.
+            let keyIsRowid = try rowidIsColumn(entry.table, db)
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            try db.execute(
+                sql: keyIsRowid
+                    ? "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
+                    : "INSERT INTO \(table) (rowid, \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0",
+                arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
+        case "update":
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            let images = try Row.fetchAll(
+                db, sql: "SELECT \(list) FROM \(shadow) WHERE seq = ? ORDER BY side", arguments: [entry.seq])
+            guard images.count == 2 else { return }
+            let changed = columns.indices.filter { images[0][$0] as DatabaseValue != images[1][$0] as DatabaseValue }
+            guard !changed.isEmpty else { return }
+            let names = changed.map { "\"\(columns[$0])\"" }.joined(separator: ", ")
+            try db.execute(
+                sql: "UPDATE \(table) SET (\(names)) = (SELECT \(names) FROM \(shadow) WHERE seq = ? AND side = 0) WHERE rowid = ?",
+                arguments: [entry.seq, entry.row])
+        default:
+            throw CatalogError(.storeDamaged, "the undo history holds an unknown change: \(entry.operation)")
+        }
+    }
+
+    /// Whether the table's rowid is one of its columns (`pk INTEGER PRIMARY KEY`).
+    private func rowidIsColumn(_ table: String, _ db: Database) throws -> Bool {
+        guard let entity = model.entities.first(where: { $0.tableName == table }) else { return false }
+        return entity.primaryKeyAttribute == nil
+    }
+
+    /// The report of the changes recorded from `seq` on: per record, its
+    /// first image before and last image after.
+    private func report(of action: UndoAction, changesFrom seq: Int64, _ db: Database) throws -> UndoReport {
+        var report = UndoReport(action: action, records: [], recordCount: 0, added: [:], removed: [:])
+        for entity in model.entities {
+            let table = entity.tableName
+            let columns = model.storedColumns(ofTable: table).map(\.name)
+            let list = columns.map { "i.\"\($0)\"" }.joined(separator: ", ")
+            let shadow = ObjectModel.undoImageTable(table)
+            // Per row: was it there before the first change, is it there
+            // after the last, and its images then.
+            let rows = try Row.fetchCursor(
+                db,
+                sql: """
+                    SELECT r."row", r."first", r."last",
+                        (SELECT "operation" FROM "undo_change" WHERE "seq" = r."first"),
+                        (SELECT "operation" FROM "undo_change" WHERE "seq" = r."last")
+                    FROM (
+                        SELECT "row", min("seq") AS "first", max("seq") AS "last" FROM "undo_change"
+                        WHERE "seq" >= ? AND "tableName" = ? AND "operation" <> 'range' GROUP BY "row"
+                    ) AS r
+                    ORDER BY r."first"
+                    """,
+                arguments: [seq, table])
+            guard let codec = codecs[entity.name] else { continue }
+            while let row = try rows.next() {
+                let first: Int64 = row[1]
+                let last: Int64 = row[2]
+                let existedBefore = (row[3] as String) != "insert"
+                let existsAfter = (row[4] as String) != "delete"
+                let kind: UndoReport.RecordChange.Kind
+                switch (existedBefore, existsAfter) {
+                case (false, false): continue
+                case (false, true): kind = .added
+                case (true, false): kind = .removed
+                case (true, true): kind = .changed
+                }
+                if kind != .changed, report.records.count >= UndoReport.recordLimit {
+                    // Counted, not described: no need for its images.
+                    if kind == .added { report.added[entity.name, default: 0] += 1 }
+                    if kind == .removed { report.removed[entity.name, default: 0] += 1 }
+                    report.recordCount += 1
+                    continue
+                }
+                let before =
+                    existedBefore
+                    ? try Row.fetchOne(
+                        db, sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 0", arguments: [first])
+                    : nil
+                let after =
+                    existsAfter
+                    ? try Row.fetchOne(
+                        db, sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 1", arguments: [last])
+                    : nil
+                let beforeRecord = try before.map { try codec.decodeImage($0, columns: columns, db) }
+                let afterRecord = try after.map { try codec.decodeImage($0, columns: columns, db) }
+                var fields: [FieldChange] = []
+                if let beforeRecord, let afterRecord {
+                    for (index, attribute) in entity.attributes.enumerated()
+                    where beforeRecord.values[index] != afterRecord.values[index] {
+                        fields.append(
+                            FieldChange(
+                                attribute: attribute, before: beforeRecord.values[index],
+                                after: afterRecord.values[index]))
+                    }
+                    if fields.isEmpty { continue }
+                }
+                switch kind {
+                case .added: report.added[entity.name, default: 0] += 1
+                case .removed: report.removed[entity.name, default: 0] += 1
+                case .changed: break
+                }
+                report.recordCount += 1
+                if report.records.count < UndoReport.recordLimit {
+                    let record = afterRecord ?? beforeRecord
+                    let label =
+                        entity.nameAttribute.flatMap { name in
+                            if case .string(let text)? = record?[name] { text } else { nil }
+                        } ?? record?.label ?? entity.name
+                    report.records.append(.init(entity: entity, label: label, kind: kind, fields: fields))
+                }
+            }
+        }
+        try reportLinks(changesFrom: seq, into: &report, db)
+        return report
+    }
+
+    /// Adds the links made or taken away (rows of join tables) to the
+    /// report, as changes of the record that owns them: `tags +formal`.
+    private func reportLinks(changesFrom seq: Int64, into report: inout UndoReport, _ db: Database) throws {
+        for join in model.joinTables {
+            let shadow = ObjectModel.undoImageTable(join.name)
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT c."operation", i."\(join.ownerColumn)", i."\(join.otherColumn)" FROM "undo_change" AS c
+                    JOIN "\(shadow)" AS i ON i."seq" = c."seq"
+                    WHERE c."seq" >= ? AND c."tableName" = ? AND c."operation" IN ('insert', 'delete')
+                    ORDER BY c."seq" LIMIT ?
+                    """,
+                arguments: [seq, join.name, UndoReport.recordLimit * 4])
+            for row in rows {
+                let added = (row[0] as String) == "insert"
+                let owner = try name(of: join.owner.entity, key: row[1], db)
+                let other = try name(of: join.other.entity, key: row[2], db)
+                let link = (added ? "+" : "-") + other
+                let relationship = join.owner.relationship.name
+                if let index = report.records.firstIndex(where: {
+                    $0.entity.name == join.owner.entity.name && $0.label == owner && $0.kind == .changed
+                }) {
+                    if let position = report.records[index].links.firstIndex(where: { $0.relationship == relationship }) {
+                        report.records[index].links[position].names.append(link)
+                    } else {
+                        report.records[index].links.append((relationship, [link]))
+                    }
+                } else if report.records.count < UndoReport.recordLimit {
+                    var change = UndoReport.RecordChange(
+                        entity: join.owner.entity, label: owner, kind: .changed, fields: [])
+                    change.links = [(relationship, [link])]
+                    report.records.append(change)
+                    report.recordCount += 1
+                }
+            }
+        }
+    }
+
+    /// The name of the object of `entity` whose key is `key`: as stored,
+    /// or as the history last saw it.
+    private func name(of entity: EntityDescription, key: DatabaseValue, _ db: Database) throws -> String {
+        guard let attribute = entity.nameAttribute.flatMap({ entity[$0] }) else { return "\(key)" }
+        let column = "\"\(attribute.columnName)\""
+        let keyColumn = "\"\(entity.primaryKeyColumn)\""
+        if let name = try String.fetchOne(
+            db, sql: "SELECT \(column) FROM \"\(entity.tableName)\" WHERE \(keyColumn) = ?", arguments: [key])
+        {
+            return name
+        }
+        return try String.fetchOne(
+            db,
+            sql: """
+                SELECT \(column) FROM "\(ObjectModel.undoImageTable(entity.tableName))" WHERE \(keyColumn) = ?
+                ORDER BY "seq" DESC LIMIT 1
+                """,
+            arguments: [key]) ?? "\(key)"
+    }
+
+    private static func action(_ row: Row) -> UndoAction {
+        UndoAction(
+            id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]), isUndone: (row[3] as Int64) > 0)
+    }
+
+    private static func action(_ id: Int64, _ db: Database) throws -> UndoAction? {
+        try Row.fetchOne(
+            db, sql: "SELECT \"id\", \"title\", \"date\", \"undone\" FROM \"undo_action\" WHERE \"id\" = ?",
+            arguments: [id]
+        ).map(action)
+    }
+}
+
+/// One logged change of a row (or a range of added rows).
+private struct UndoEntry {
+    var seq: Int64
+    var table: String
+    var operation: String
+    var row: Int64
+    var lastRow: Int64?
+}
