@@ -24,6 +24,38 @@ struct TagCommandTests {
         #expect(try Self.catalogTags(workspace) == [Count("formal", 1), Count("wedding", 1)])
     }
 
+    @Test("untag QUERY -NAME takes the tag off every selected tie that has it, asked as set asks")
+    func untagQuery() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        #expect(try workspace.run("tag", "rating:3..", "+formal", "--yes").status == 0)
+        #expect(try workspace.run("tag", "Y", "casual").status == 0)
+
+        let refused = try workspace.run("untag", "rating:..4", "-formal")
+        #expect(refused.status == 64, "\(refused)")
+        #expect(refused.stderr.contains("add --yes"), "\(refused)")
+
+        let dryRun = try workspace.run("untag", "rating:..4", "-Formal", "--dry-run")
+        #expect(dryRun.status == 0, "\(dryRun)")
+        #expect(
+            dryRun.stdout
+                == "Classic Red Bow Tie (R)\nOrange Sherbet (O)\nIndigo Crêpe (I)\n"
+                + "Dry run: 3 bow ties would lose a tag; nothing changed.\n",
+            "\(dryRun)")
+        #expect(try Self.tags(workspace, "R") == ["formal"])
+
+        let done = try workspace.run("untag", "rating:..4", "-Formal", "--yes")
+        #expect(done.status == 0, "\(done)")
+        #expect(done.stdout.hasSuffix("Untagged 3 bow ties: Formal.\n"), "\(done)")
+        #expect(try Self.tags(workspace, "R") == [])
+        #expect(try Self.tags(workspace, "I") == [])
+        #expect(try Self.tags(workspace, "B") == ["formal"])
+        #expect(try Self.tags(workspace, "Y") == ["casual"], "a tie without the tag is left alone")
+
+        let none = try workspace.run("untag", "name:nothing", "-formal", "--yes")
+        #expect(none.status == 1, "\(none)")
+    }
+
     @Test("the output lists the tags the tie had before too, sorted ignoring case")
     func sortedIgnoringCase() throws {
         let workspace = try CatalogWorkspace()

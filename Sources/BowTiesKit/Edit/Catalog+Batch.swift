@@ -40,6 +40,8 @@ public struct BatchPlan: Sendable {
         case wear(date: Date, note: String?)
         /// Add these tags to each tie.
         case tag([String])
+        /// Take these tags off each tie that has them.
+        case untag([String])
     }
 
     public var kind: Kind
@@ -62,6 +64,7 @@ public struct BatchPlan: Sendable {
         case .delete: return "Delete \(object)"
         case .wear: return "Wear \(object)"
         case .tag(let names): return "Tag \(object) " + names.map { "+" + $0 }.joined(separator: " ")
+        case .untag(let names): return "Untag \(object) " + names.map { "-" + $0 }.joined(separator: " ")
         }
     }
 
@@ -71,6 +74,10 @@ public struct BatchPlan: Sendable {
         switch kind {
         case .delete, .wear, .tag: ties
         case .set: ties.filter { !$0.changes.isEmpty }
+        case .untag(let names):
+            ties.filter { planned in
+                planned.tie.tags.contains { tag in names.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
+            }
         }
     }
 }
@@ -144,6 +151,15 @@ extension Catalog {
             ties: try bowTies(matching: query).map { PlannedChange(tie: $0, changes: []) })
     }
 
+    /// Plans taking `names` off the tags of every tie `query` selects
+    /// (ignoring case). Ties without any of them are left alone.
+    /// Changes nothing.
+    public func planUntag(_ query: Query, removing names: [String]) throws -> BatchPlan {
+        BatchPlan(
+            kind: .untag(names.map { $0.trimmingCharacters(in: .whitespaces) }), query: query,
+            ties: try bowTies(matching: query).map { PlannedChange(tie: $0, changes: []) })
+    }
+
     /// Plans deleting every tie `query` selects. Changes nothing.
     public func planDelete(_ query: Query) throws -> BatchPlan {
         BatchPlan(
@@ -187,6 +203,10 @@ extension Catalog {
                 case .tag(let names):
                     var tie = planned.tie
                     tie.tags += names
+                    done.append(try save(tie, photo: .keep, replacing: planned.tie, db, changes))
+                case .untag(let names):
+                    var tie = planned.tie
+                    tie.tags.removeAll { tag in names.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
                     done.append(try save(tie, photo: .keep, replacing: planned.tie, db, changes))
                 case .wear(let date, let note):
                     try addWear(to: planned.tie, at: date, note: note, db)

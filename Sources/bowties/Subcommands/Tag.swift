@@ -79,24 +79,51 @@ extension BowTies {
         }
     }
 
-    /// `bowties untag KEY NAME...`.
+    /// `bowties untag KEY NAME...` or `bowties untag QUERY -NAME...`.
     struct Untag: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "untag",
             abstract: "Take tags off a bow tie (the tags themselves stay).",
             discussion: KeyArgument.discussion
-                + "\n\nA name the tie does not have is an error (exit 1), and nothing changes. "
-                + "`bowties tags --delete NAME` deletes a tag from every tie.")
+                + """
 
-        @Argument(help: KeyArgument.help)
-        var key: String
 
-        @Argument(help: ArgumentHelp("The tags to remove.", valueName: "name"))
-        var names: [String]
+                A name the tie does not have is an error (exit 1), and nothing changes. \
+                `bowties tags --delete NAME` deletes a tag from every tie.
+
+                To untag every tie a query selects, give the tags with a - as Taskwarrior \
+                does: `bowties untag rating:..2 -formal`. Ties without the tag are left alone; \
+                several ties are listed first, and on a terminal bowties asks, otherwise it \
+                needs --yes.
+                """)
+
+        @Argument(
+            parsing: .allUnrecognized,
+            help: ArgumentHelp(
+                "KEY then the tags to remove (e.g. R formal); or query terms and -tags.", valueName: "key-or-query"))
+        var arguments: [String] = []
+
+        @Flag(help: "Untag several ties without asking (needed when standard input is not a terminal).")
+        var yes = false
+
+        @Flag(name: .customLong("dry-run"), help: "List the ties that would lose a tag, and change nothing.")
+        var dryRun = false
 
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            let minus = arguments.filter { $0.hasPrefix("-") && !$0.hasPrefix("--") && $0.count > 1 }
+            guard minus.isEmpty else {
+                return try untagQuery(
+                    arguments.filter { !minus.contains($0) }, names: minus.map { String($0.dropFirst()) })
+            }
+            if let option = arguments.first(where: { $0.hasPrefix("--") }) {
+                throw UsageError("unknown option \(option)")
+            }
+            guard arguments.count >= 2, let key = arguments.first else {
+                throw UsageError("untag needs a KEY and at least one tag name, or query terms and -tags")
+            }
+            let names = Array(arguments.dropFirst())
             let catalog = try options.openCatalog(.mustExist)
             let tie = try catalog.untag(key, removing: names)
             if options.json {
@@ -105,6 +132,28 @@ extension BowTies {
             }
             let left = tie.tags.isEmpty ? "no tags left" : tie.tags.map(Output.escaped).joined(separator: ", ")
             Output.line("Untagged \(Output.title(tie)): \(left).")
+        }
+
+        /// Takes `names` off every tie `terms` select, asked about when several.
+        private func untagQuery(_ terms: [String], names: [String]) throws {
+            guard !terms.isEmpty else {
+                throw UsageError("untag -NAME needs a KEY or query terms to select the ties")
+            }
+            let catalog = try options.openCatalog(.mustExist)
+            let plan = try catalog.planUntag(KeyOrQuery.query(terms, in: catalog), removing: names)
+            guard
+                try BatchConfirmation.confirm(
+                    plan, terms: terms, verb: "untag",
+                    dryRunSummary: "\(Output.count(plan.changing.count, "bow tie")) would lose a tag", yes: yes,
+                    dryRun: dryRun, command: "untag")
+            else { return }
+            let untagged = try catalog.apply(plan)
+            if options.json {
+                try Output.json(untagged.map { BowTieJSON($0, catalog: catalog) })
+                return
+            }
+            Output.line(
+                "Untagged \(Output.count(untagged.count, "bow tie")): \(names.map(Output.escaped).joined(separator: ", ")).")
         }
     }
 
