@@ -150,7 +150,7 @@ extension Catalog {
     /// more; its external file goes after the commit.
     func releaseBlob(_ sha256: String, _ db: Database, _ changes: PhotoChanges) throws {
         let external = try Bool.fetchOne(
-            db, sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
+            db.cachedStatement(sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?"), arguments: [sha256])
         try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [sha256])
         if external == true, db.changesCount > 0 { changes.released.insert(sha256) }
     }

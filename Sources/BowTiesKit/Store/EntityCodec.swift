@@ -203,7 +203,8 @@ struct EntityCodec: Sendable {
             if attribute.type == .binaryData {
                 guard let sha256 = String.fromDatabaseValue(value) else { continue }
                 let blob = try Row.fetchOne(
-                    db, sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?", arguments: [sha256])
+                    db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
+                    arguments: [sha256])
                 record.values[index] = .blob(
                     PhotoInfo(
                         byteCount: blob?[0] ?? 0, sha256: sha256,

@@ -101,6 +101,10 @@ extension Catalog {
     ///   undo; `.conflict` when a record it changed has changed since,
     ///   naming the later action to undo first. Nothing is written then.
     public func undo(_ id: Int64? = nil) throws -> UndoReport {
+        try withLargeCache { try undoAction(id) }
+    }
+
+    private func undoAction(_ id: Int64?) throws -> UndoReport {
         try write { db, changes in
             try requireHistory(db)
             let action: UndoAction
@@ -140,6 +144,24 @@ extension Catalog {
     ///   (or a change made since dropped it); `.conflict` when a record
     ///   has changed since the undo.
     public func redo() throws -> UndoReport {
+        try withLargeCache { try redoAction() }
+    }
+
+    /// Runs `body` with the page cache an import uses: an undo may touch
+    /// as many rows as the import it reverts.
+    private func withLargeCache<T>(_ body: () throws -> T) throws -> T {
+        try mapErrors {
+            try database.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+            }
+        }
+        defer {
+            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000") }
+        }
+        return try body()
+    }
+
+    private func redoAction() throws -> UndoReport {
         try write { db, changes in
             try requireHistory(db)
             guard
@@ -170,25 +192,29 @@ extension Catalog {
         -> UndoReport
     {
         let phase = undoing ? 0 : 1
-        let entries = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT "seq", "tableName", "operation", "row", "lastRow" FROM "undo_change"
-                WHERE "action" = ? AND "phase" = ? ORDER BY "seq" DESC
-                """,
-            arguments: [action.id, phase]
-        ).map { UndoEntry(seq: $0[0], table: $0[1], operation: $0[2], row: $0[3], lastRow: $0[4]) }
-        let ranges = entries.filter { $0.operation == "range" }
+        // The ranges of added rows, few: the entries inside them go with them.
+        let ranges = try entries(of: action, phase: phase, before: .max, rangesOnly: true, db)
         func insideRange(_ entry: UndoEntry) -> Bool {
             entry.operation != "range"
                 && ranges.contains { $0.table == entry.table && entry.row >= $0.row && entry.row <= ($0.lastRow ?? 0) }
         }
         let tables = Set(model.tableNames)
-        for entry in entries where !insideRange(entry) {
-            guard tables.contains(entry.table) else {
-                throw CatalogError(.storeDamaged, "the undo history names a table the catalog does not have: \(entry.table)")
+        var columns: [String: [String]] = [:]
+        for table in tables { columns[table] = model.storedColumns(ofTable: table).map(\.name) }
+        // Newest first, a batch at a time: memory stays flat however many
+        // rows the action changed. First every check, then every change.
+        var before = Int64.max
+        while true {
+            let batch = try entries(of: action, phase: phase, before: before, rangesOnly: false, db)
+            guard let last = batch.last else { break }
+            before = last.seq
+            for entry in batch where !insideRange(entry) {
+                guard let names = columns[entry.table] else {
+                    throw CatalogError(
+                        .storeDamaged, "the undo history names a table the catalog does not have: \(entry.table)")
+                }
+                try checkUnchanged(entry, columns: names, of: action, db)
             }
-            try checkUnchanged(entry, of: action, db)
         }
         // Rows go back in any order within the transaction; foreign keys
         // are checked at its end.
@@ -199,8 +225,16 @@ extension Catalog {
             sql: "UPDATE \"undo_recording\" SET \"action\" = ?, \"phase\" = ?, \"inserts\" = 1",
             arguments: [action.id, 1 - phase])
         let firstNewSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \"undo_change\"") ?? 0) + 1
-        for entry in entries where !insideRange(entry) {
-            try apply(inverseOf: entry, db)
+        before = .max
+        while true {
+            // The changes being made are logged under the other phase, so
+            // they never come up here.
+            let batch = try entries(of: action, phase: phase, before: before, rangesOnly: false, db)
+            guard let last = batch.last else { break }
+            before = last.seq
+            for entry in batch where !insideRange(entry) {
+                try apply(inverseOf: entry, columns: columns[entry.table] ?? [], db)
+            }
         }
         try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
         try db.execute(
@@ -220,23 +254,45 @@ extension Catalog {
         return try report(of: done, changesFrom: firstNewSeq, db)
     }
 
+    /// Up to 1,000 entries of an action's list, newest first, older than
+    /// `seq` (or its ranges only).
+    private func entries(of action: UndoAction, phase: Int, before seq: Int64, rangesOnly: Bool, _ db: Database)
+        throws -> [UndoEntry]
+    {
+        try Row.fetchAll(
+            db.cachedStatement(
+                sql: """
+                    SELECT "seq", "tableName", "operation", "row", "lastRow" FROM "undo_change"
+                    WHERE "action" = ? AND "phase" = ? AND "seq" < ? \(rangesOnly ? "AND \"operation\" = 'range'" : "")
+                    ORDER BY "seq" DESC LIMIT 1000
+                    """),
+            arguments: [action.id, phase, seq]
+        ).map { UndoEntry(seq: $0[0], table: $0[1], operation: $0[2], row: $0[3], lastRow: $0[4]) }
+    }
+
     /// Refuses to revert `entry` when its row is no longer as the action
     /// left it, naming the later action that changed it.
-    private func checkUnchanged(_ entry: UndoEntry, of action: UndoAction, _ db: Database) throws {
-        let columns = model.storedColumns(ofTable: entry.table).map { "\"\($0.name)\"" }.joined(separator: ", ")
+    private func checkUnchanged(_ entry: UndoEntry, columns names: [String], of action: UndoAction, _ db: Database)
+        throws
+    {
+        let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
         let shadow = ObjectModel.undoImageTable(entry.table)
         var unchanged = true
         switch entry.operation {
         case "insert", "update":
+            // Cached statements: an undo of an import runs these once a row.
             let current = try Row.fetchOne(
-                db, sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE rowid = ?", arguments: [entry.row])
+                db.cachedStatement(sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE rowid = ?"),
+                arguments: [entry.row])
             let image = try Row.fetchOne(
-                db, sql: "SELECT \(columns) FROM \"\(shadow)\" WHERE seq = ? AND side = 1", arguments: [entry.seq])
+                db.cachedStatement(sql: "SELECT \(columns) FROM \"\(shadow)\" WHERE seq = ? AND side = 1"),
+                arguments: [entry.seq])
             unchanged = current != nil && current == image
         case "delete":
             unchanged =
                 try !(Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM \"\(entry.table)\" WHERE rowid = ?)", arguments: [entry.row])
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \"\(entry.table)\" WHERE rowid = ?)"),
+                    arguments: [entry.row])
                     ?? false)
         default:
             break
@@ -283,13 +339,12 @@ extension Catalog {
     }
 
     /// Puts back what `entry` changed.
-    private func apply(inverseOf entry: UndoEntry, _ db: Database) throws {
+    private func apply(inverseOf entry: UndoEntry, columns: [String], _ db: Database) throws {
         let table = "\"\(entry.table)\""
         let shadow = "\"\(ObjectModel.undoImageTable(entry.table))\""
-        let columns = model.storedColumns(ofTable: entry.table).map(\.name)
         switch entry.operation {
         case "insert":
-            try db.execute(sql: "DELETE FROM \(table) WHERE rowid = ?", arguments: [entry.row])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [entry.row])
         case "range":
             try db.execute(
                 sql: "DELETE FROM \(table) WHERE rowid BETWEEN ? AND ?", arguments: [entry.row, entry.lastRow ?? entry.row])
@@ -298,22 +353,23 @@ extension Catalog {
             // column; the others get theirs back explicitly.
             let keyIsRowid = try rowidIsColumn(entry.table, db)
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            try db.execute(
+            try db.cachedStatement(
                 sql: keyIsRowid
                     ? "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
-                    : "INSERT INTO \(table) (rowid, \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0",
-                arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
+                    : "INSERT INTO \(table) (rowid, \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
+            ).execute(arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
         case "update":
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let images = try Row.fetchAll(
-                db, sql: "SELECT \(list) FROM \(shadow) WHERE seq = ? ORDER BY side", arguments: [entry.seq])
+                db.cachedStatement(sql: "SELECT \(list) FROM \(shadow) WHERE seq = ? ORDER BY side"),
+                arguments: [entry.seq])
             guard images.count == 2 else { return }
             let changed = columns.indices.filter { images[0][$0] as DatabaseValue != images[1][$0] as DatabaseValue }
             guard !changed.isEmpty else { return }
             let names = changed.map { "\"\(columns[$0])\"" }.joined(separator: ", ")
-            try db.execute(
-                sql: "UPDATE \(table) SET (\(names)) = (SELECT \(names) FROM \(shadow) WHERE seq = ? AND side = 0) WHERE rowid = ?",
-                arguments: [entry.seq, entry.row])
+            try db.cachedStatement(
+                sql: "UPDATE \(table) SET (\(names)) = (SELECT \(names) FROM \(shadow) WHERE seq = ? AND side = 0) WHERE rowid = ?"
+            ).execute(arguments: [entry.seq, entry.row])
         default:
             throw CatalogError(.storeDamaged, "the undo history holds an unknown change: \(entry.operation)")
         }
@@ -372,12 +428,14 @@ extension Catalog {
                 let before =
                     existedBefore
                     ? try Row.fetchOne(
-                        db, sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 0", arguments: [first])
+                        db.cachedStatement(sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 0"),
+                        arguments: [first])
                     : nil
                 let after =
                     existsAfter
                     ? try Row.fetchOne(
-                        db, sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 1", arguments: [last])
+                        db.cachedStatement(sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 1"),
+                        arguments: [last])
                     : nil
                 let beforeRecord = try before.map { try codec.decodeImage($0, columns: columns, db) }
                 let afterRecord = try after.map { try codec.decodeImage($0, columns: columns, db) }
