@@ -175,6 +175,59 @@ struct StressTests {
 
     /// Starts `/bin/sh -c script` with `$BIN` (the bowties binary), `$DIR`
     /// (the runner's folder) and `arguments` as `$1...`.
+    @Test("4 processes wear R while 2 undo and redo: the history and the counts agree, the catalog checks clean")
+    func undoWhileWearing() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let binary = try BowTiesRunner.executableURL()
+        let wearers = try (0..<4).map { worker in
+            try shell(
+                """
+                i=0
+                while [ $i -lt 40 ]; do
+                    "$BIN" wear R >/dev/null 2>>"$DIR/undo-stress.err" || {
+                        echo "wearer $1: exit $?" >>"$DIR/undo-stress.log"; exit 1; }
+                    i=$((i+1))
+                done
+                """, arguments: [String(worker)], bowties: bowties, binary: binary)
+        }
+        // Undo and redo may find nothing to do (exit 1) or an action
+        // another process changed since (exit 65): both are refusals that
+        // change nothing. Anything else is a failure.
+        let undoers = try (0..<2).map { worker in
+            try shell(
+                """
+                i=0
+                while [ $i -lt 30 ]; do
+                    "$BIN" undo >/dev/null 2>>"$DIR/undo-stress.err"; rc=$?
+                    [ $rc -eq 0 ] && echo undone >>"$DIR/undone.txt"
+                    case $rc in 0|1|65) ;; *) echo "undoer $1: undo exit $rc" >>"$DIR/undo-stress.log"; exit 1;; esac
+                    if [ $((i % 3)) -eq 0 ]; then
+                        "$BIN" redo >/dev/null 2>>"$DIR/undo-stress.err"; rc=$?
+                        case $rc in 0|1|65) ;; *) echo "undoer $1: redo exit $rc" >>"$DIR/undo-stress.log"; exit 1;; esac
+                    fi
+                    i=$((i+1))
+                done
+                """, arguments: [String(worker)], bowties: bowties, binary: binary)
+        }
+        for process in wearers + undoers { process.waitUntilExit() }
+        let log = (try? String(contentsOf: bowties.directory.appendingPathComponent("undo-stress.log"), encoding: .utf8))
+        #expect(log == nil, "\(log ?? "")")
+        #expect((wearers + undoers).allSatisfy { $0.terminationStatus == 0 })
+        let undone = (try? String(contentsOf: bowties.directory.appendingPathComponent("undone.txt"), encoding: .utf8))
+        #expect((undone ?? "").split(separator: "\n").count > 5, "the undoers undid (almost) nothing")
+
+        // Whatever was undone, the count is the import's 12 plus the wears
+        // the history holds, and the store is sound.
+        let history = try bowties.run("history", "R", "--json")
+        #expect(history.status == 0, "\(history)")
+        let object = try #require(try history.json() as? [String: Any], "\(history)")
+        let wears = try #require(object["wears"] as? [Any], "\(history)")
+        #expect(object["timesWorn"] as? Int == 12 + wears.count, "\(history)")
+        let check = try bowties.run("check")
+        #expect(check.status == 0, "\(check)")
+    }
+
     private func shell(_ script: String, arguments: [String], bowties: BowTiesRunner, binary: URL) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
