@@ -138,7 +138,7 @@ extension ObjectModel {
         return [
             """
             CREATE TRIGGER "\(table)_undo_insert" AFTER INSERT ON "\(table)" \
-            WHEN \(recording) AND (SELECT "inserts" FROM "undo_recording") \
+            WHEN (SELECT "inserts" AND "action" IS NOT NULL FROM "undo_recording") \
             BEGIN \(change("insert", "NEW")) \
             INSERT INTO "\(shadow)" ("seq", "side", \(names)) VALUES \(image(1, "NEW")); END
             """,
