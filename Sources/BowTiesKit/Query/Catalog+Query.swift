@@ -38,6 +38,49 @@ extension Catalog {
         }
     }
 
+    /// Calls `body` with each bow tie `query` selects, in its order (without
+    /// sort terms, in `order`), read one row at a time from one snapshot:
+    /// memory does not grow with the catalog.
+    ///
+    /// - Throws: What `body` throws (and stops there); ``QueryError``,
+    ///   ``CatalogError``.
+    public func forEachBowTie(
+        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, _ body: (BowTie) throws -> Void
+    ) throws {
+        let codec = bowTieCodec
+        let (sql, arguments) = try selectSQL(matching: query, order: order, reverse: reverse)
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+            while let row = try rows.next() {
+                try body(BowTie(record: try codec.decode(row)))
+            }
+        }
+    }
+
+    /// How many bow ties `query` selects, and for each of `attributes` the
+    /// longest of their values as SQLite writes it as text (`length()`, in
+    /// characters; 0 when none has a value): what a table needs to size its
+    /// columns before it streams its rows.
+    ///
+    /// - Throws: ``QueryError``, ``CatalogError``.
+    public func textLengths(of attributes: [String], matching query: Query) throws -> (count: Int, lengths: [Int]) {
+        let codec = bowTieCodec
+        let table = codec.entity.tableName
+        let columns = attributes.map { name -> String in
+            guard let attribute = codec.entity[name] else { return "0" }
+            return "ifnull(max(length(\"\(table)\".\"\(attribute.columnName)\")), 0)"
+        }
+        let compiled = try QueryCompiler(codec: codec).compile(query)
+        var sql = "SELECT count(*)" + columns.map { ", " + $0 }.joined() + codec.fromClause
+        if let condition = compiled.whereSQL { sql += " WHERE " + condition }
+        return try read { db in
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(compiled.arguments)) else {
+                return (0, attributes.map { _ in 0 })
+            }
+            return (row[0], attributes.indices.map { row[$0 + 1] })
+        }
+    }
+
     /// The number of bow ties `query` selects.
     /// - Throws: ``QueryError``, ``CatalogError``.
     public func count(matching query: Query) throws -> Int {
@@ -47,13 +90,14 @@ extension Catalog {
         return try read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(compiled.arguments)) ?? 0 }
     }
 
-    /// The codec's selection with the query's condition and order.
-    func selectSQL(matching query: Query, order: BowTieOrder = .added, reverse: Bool = false) throws
-        -> (sql: String, arguments: [DatabaseValue])
-    {
+    /// The codec's selection (or `selection`, another `SELECT` of the
+    /// codec's `FROM`) with the query's condition and order.
+    func selectSQL(
+        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, selection: String? = nil
+    ) throws -> (sql: String, arguments: [DatabaseValue]) {
         let compiled = try QueryCompiler(codec: bowTieCodec).compile(
             query, fallbackOrder: order == .added ? nil : order.sql, reverse: reverse)
-        var sql = bowTieCodec.selection
+        var sql = selection ?? bowTieCodec.selection
         if let condition = compiled.whereSQL { sql += " WHERE " + condition }
         sql += " ORDER BY " + compiled.orderSQL
         return (sql, compiled.arguments)
