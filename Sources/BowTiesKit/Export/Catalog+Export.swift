@@ -26,10 +26,9 @@ extension Catalog {
 
     /// Every field `--fields` may name, in the order JSON writes them: the
     /// attributes' export names, then `tags`, then `wears`.
-    public static var exportFieldNames: [String] {
+    public static let exportFieldNames: [String] =
         (try? EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared))?
-            .allExportFields.map(\.name) ?? []
-    }
+        .allExportFields.map(\.name) ?? []
 
     /// Writes the catalog as CSV: ``export(to:query:options:)`` with the
     /// default options.

@@ -38,43 +38,35 @@ extension Catalog {
         }
     }
 
-    /// Calls `body` with each bow tie `query` selects, in its order (without
-    /// sort terms, in `order`), read one row at a time from one snapshot:
-    /// memory does not grow with the catalog.
+    /// For each of `attributes`, the longest of the values of the first
+    /// `limit` bow ties `query` selects (in its order; without sort terms,
+    /// in `order`), as SQLite writes them as text (`length()`, in
+    /// characters; 0 when none has a value), and how many ties that was:
+    /// what a table needs to size its columns before it streams its rows.
     ///
-    /// - Throws: What `body` throws (and stops there); ``QueryError``,
-    ///   ``CatalogError``.
-    public func forEachBowTie(
-        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, _ body: (BowTie) throws -> Void
-    ) throws {
-        let codec = bowTieCodec
-        let (sql, arguments) = try selectSQL(matching: query, order: order, reverse: reverse)
-        try read { db in
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
-            while let row = try rows.next() {
-                try body(BowTie(record: try codec.decode(row)))
-            }
-        }
-    }
-
-    /// How many bow ties `query` selects, and for each of `attributes` the
-    /// longest of their values as SQLite writes it as text (`length()`, in
-    /// characters; 0 when none has a value): what a table needs to size its
-    /// columns before it streams its rows.
+    /// The limit keeps the first line of a huge table quick (`list |
+    /// head -1`: measuring a million rows reads the whole table first);
+    /// a later, longer value is for the table to cope with.
     ///
     /// - Throws: ``QueryError``, ``CatalogError``.
-    public func textLengths(of attributes: [String], matching query: Query) throws -> (count: Int, lengths: [Int]) {
+    public func textLengths(
+        of attributes: [String], matching query: Query, order: BowTieOrder = .added, reverse: Bool = false,
+        limit: Int
+    ) throws -> (count: Int, lengths: [Int]) {
         let codec = bowTieCodec
         let table = codec.entity.tableName
         let columns = attributes.map { name -> String in
-            guard let attribute = codec.entity[name] else { return "0" }
-            return "ifnull(max(length(\"\(table)\".\"\(attribute.columnName)\")), 0)"
+            guard let attribute = codec.entity[name] else { return "NULL" }
+            return "\"\(table)\".\"\(attribute.columnName)\""
         }
-        let compiled = try QueryCompiler(codec: codec).compile(query)
-        var sql = "SELECT count(*)" + columns.map { ", " + $0 }.joined() + codec.fromClause
-        if let condition = compiled.whereSQL { sql += " WHERE " + condition }
+        let (inner, arguments) = try selectSQL(
+            matching: query, order: order, reverse: reverse,
+            selection: "SELECT NULL" + columns.indices.map { ", \(columns[$0]) AS c\($0)" }.joined() + codec.fromClause)
+        let sql =
+            "SELECT count(*)" + columns.indices.map { ", ifnull(max(length(c\($0))), 0)" }.joined()
+            + " FROM (" + inner + " LIMIT \(max(0, limit)))"
         return try read { db in
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(compiled.arguments)) else {
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) else {
                 return (0, attributes.map { _ in 0 })
             }
             return (row[0], attributes.indices.map { row[$0 + 1] })

@@ -30,6 +30,8 @@ struct Table {
 
     /// Characters that take a cell on screen: ANSI escape sequences take none.
     static func visibleWidth(_ text: String) -> Int {
+        // Printable ASCII, the common case: one cell per byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         var inEscape = false
         for scalar in text.unicodeScalars {
