@@ -140,10 +140,12 @@ extension Catalog {
                         writer.names(field, [])
                         continue
                     }
+                    let text = String(decoding: joined, as: UTF8.self)
+                    // One name (U+001F joins several) needs no sorting.
                     writer.names(
                         field,
-                        EntityCodec.sortedNames(
-                            String(decoding: joined, as: UTF8.self).split(separator: "\u{1F}").map(String.init)))
+                        joined.contains(0x1F)
+                            ? EntityCodec.sortedNames(text.split(separator: "\u{1F}").map(String.init)) : [text])
                 case .objects(let index):
                     guard let joined = cursor.text(column) else {
                         writer.objects(field, [])

@@ -45,8 +45,9 @@ public struct ExportOptions: Sendable {
     public var format: ExportFormat
     public var photos: PhotoExport
     /// The fields to write, in this order, by export name (an attribute's
-    /// ``AttributeDescription/exportName``, `tags`, `wears`); nil for the
-    /// format's default (``Catalog/defaultExportFields(for:)``).
+    /// ``AttributeDescription/exportName``, `tags`, `wears`; see
+    /// ``Catalog/exportFieldNames``); nil for the format's default: every
+    /// field, but `wears` in CSV and TSV.
     public var fields: [String]?
     /// CSV and TSV: defuse text cells a spreadsheet would run as a
     /// formula (see ``DelimitedRecordWriter``).

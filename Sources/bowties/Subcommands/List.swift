@@ -20,7 +20,8 @@ extension BowTies {
                 (see `bowties export --help`), with --photos and --fields; --json is \
                 --format json. Every format streams: the first lines come at once and memory \
                 stays flat however large the catalog. The table sizes its columns from the \
-                first 100 ties on a terminal, else with a query over all of them first. \
+                first 100 ties on a terminal, else with a query over the first 10,000 first; \
+                a later, wider cell pushes the rest of its line to the right. \
                 When the reader goes away (`bowties list | head -1`), list stops quietly \
                 and exits 0.
 
