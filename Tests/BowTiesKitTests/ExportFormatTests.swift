@@ -11,9 +11,10 @@ import Testing
 struct ExportFormatTests {
     /// ``ExportTests/awkward``, and a name with characters XML 1.0 cannot
     /// hold, a carriage return and a tab.
-    static let ties = ExportTests.awkward + [
-        BowTie(name: "bell\u{7} and \u{FFFE}, cr\r, tab\there", searchKey: "X", rating: 2)
-    ]
+    static let ties =
+        ExportTests.awkward + [
+            BowTie(name: "bell\u{7} and \u{FFFE}, cr\r, tab\there", searchKey: "X", rating: 2)
+        ]
 
     private struct Exported {
         var directory: TemporaryDirectory
@@ -120,7 +121,9 @@ struct ExportFormatTests {
                 #expect(dict["timesWorn"]?.value == .integer(Int64(tie.timesWorn)))
                 #expect(
                     dict["lastWorn"]?.value
-                        == tie.lastWorn.map { .date(Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down))) })
+                        == tie.lastWorn.map {
+                            .date(Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)))
+                        })
             } else {
                 #expect(dict["timesWorn"]?.value == .integer(5))
                 #expect(dict["lastWorn"]?.value == .date(Date(timeIntervalSince1970: 1_400_000_000)))

@@ -59,7 +59,8 @@ struct ReleasedStoreTests {
         for (key, value) in tie where released[key] == nil {
             // Relationships added since (tags, wears) are empty arrays.
             let isEmptyList = ["tags", "wears"].contains(key) && (value as? [Any])?.isEmpty == true
-            #expect(isEmptyList || value is NSNull, "new key \(key): \(value)\n\(exchange)", sourceLocation: sourceLocation)
+            #expect(
+                isEmptyList || value is NSNull, "new key \(key): \(value)\n\(exchange)", sourceLocation: sourceLocation)
         }
     }
 

@@ -104,7 +104,8 @@ extension Catalog {
     ) throws -> ExportSummary {
         try writer.begin()
         let count = try read { db in
-            try writeRecords(db, sql: sql, arguments: arguments, fields: fields, columns: columns, photos: photos,
+            try writeRecords(
+                db, sql: sql, arguments: arguments, fields: fields, columns: columns, photos: photos,
                 into: &writer)
         }
         try writer.finish()

@@ -71,7 +71,8 @@ extension EntityCodec {
         let known = all.map(\.name)
         guard !names.isEmpty else {
             throw ExportFieldError(
-                kind: .invalidList, field: "", message: "--fields needs at least one field (fields: \(known.joined(separator: ", ")))")
+                kind: .invalidList, field: "",
+                message: "--fields needs at least one field (fields: \(known.joined(separator: ", ")))")
         }
         var fields: [ExportField] = []
         for name in names {
@@ -89,7 +90,8 @@ extension EntityCodec {
                 throw ExportFieldError(
                     kind: .notInFormat, field: name,
                     message:
-                        "\(name) is a list of objects, which \(format.rawValue.uppercased()) cannot hold: use --format json, jsonl or plist")
+                        "\(name) is a list of objects, which \(format.rawValue.uppercased()) cannot hold: use --format json, jsonl or plist"
+                )
             }
             if fields.contains(where: { $0.name == name }) {
                 throw ExportFieldError(kind: .invalidList, field: name, message: "--fields names \"\(name)\" twice")

@@ -54,7 +54,10 @@ struct FormatOptions: ParsableArguments {
     func exportOptions(_ format: ExportFormat) -> ExportOptions {
         ExportOptions(
             format: format, photos: photos ?? .hash,
-            fields: fields.map { $0.split(separator: ",", omittingEmptySubsequences: false).map {
-                String($0).trimmingCharacters(in: .whitespaces) } })
+            fields: fields.map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map {
+                    String($0).trimmingCharacters(in: .whitespaces)
+                }
+            })
     }
 }
