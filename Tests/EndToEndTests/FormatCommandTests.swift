@@ -155,6 +155,23 @@ struct FormatCommandTests {
         }
     }
 
+    @Test("--photos inline with a photo file gone: exit 74 naming it, and no output file")
+    func inlinePhotoMissing() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let files = try FileManager.default.contentsOfDirectory(atPath: bowties.externalDataURL.path)
+        let gone = try #require(files.sorted().first)
+        try FileManager.default.removeItem(at: bowties.externalDataURL.appendingPathComponent(gone))
+        let file = bowties.directory.appendingPathComponent("ties.json")
+        let result = try bowties.run("export", "--json", "--photos", "inline", "--output", file.path)
+        #expect(result.status == 74, "\(result)")
+        #expect(result.stderr.contains("missing file"), "\(result)")
+        #expect(result.stderr.contains(gone), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        // Hashes need no photo file.
+        #expect(try bowties.run("export", "--json").status == 0)
+    }
+
     @Test("--photos none: null in JSON, no key in a plist, no columns in CSV")
     func noPhotos() throws {
         let bowties = try BowTiesRunner()
