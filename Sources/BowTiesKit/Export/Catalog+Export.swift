@@ -1,10 +1,6 @@
 import Foundation
 import GRDB
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Where an export goes.
 public enum ExportDestination: Sendable {
     case standardOutput
@@ -28,55 +24,100 @@ extension Catalog {
         } + model.namedRelationships(of: entity).map { $0.importKey ?? $0.name }
     }
 
-    /// Writes the catalog as CSV (RFC 4180: UTF-8, CRLF line ends, a header
-    /// row, one row per tie), streamed row by row from one consistent
-    /// snapshot, in memory that does not grow with the catalog.
+    /// Every field `--fields` may name, in the order JSON writes them: the
+    /// attributes' export names, then `tags`, then `wears`.
+    public static let exportFieldNames: [String] =
+        (try? EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared))?
+        .allExportFields.map(\.name) ?? []
+
+    /// Writes the catalog as CSV: ``export(to:query:options:)`` with the
+    /// default options.
     ///
-    /// Cells: `lastWorn` in ISO 8601 UTC, `isFavorite` as `true`/`false`,
-    /// `tintColor` as `#RRGGBB`, empty for missing values.
-    ///
-    /// - Parameters:
-    ///   - query: Only the ties it selects, in its order (default: all,
-    ///     in the order they were added).
-    ///   - spreadsheetSafe: Defuse text cells a spreadsheet would run as a
-    ///     formula (see ``CSVRowWriter``). Off by default, so that an export
-    ///     holds exactly what the catalog holds.
     /// - Returns: The number of ties written.
-    /// - Throws: ``CatalogError`` `.cannotCreateOutput` when the file
-    ///   cannot be written (nothing is left behind), `.storeIO` for a
-    ///   colour the transformer refuses; ``QueryError`` for a query of
-    ///   another entity.
     @discardableResult
     public func exportCSV(to destination: ExportDestination, query: Query? = nil, spreadsheetSafe: Bool = false)
         throws -> Int
     {
-        let (sql, arguments) = try selectSQL(matching: query ?? .all(of: bowTieCodec.entity))
-        let file: AtomicFile?
-        let sink: ([UInt8]) throws -> Void
-        switch destination {
-        case .standardOutput:
-            file = nil
-            sink = { try writeToStandardOutput($0) }
-        case .file(let url):
-            let atomic = try AtomicFile(destination: url)
-            file = atomic
-            sink = { try atomic.write($0) }
-        }
-        var writer = CSVRowWriter(spreadsheetSafe: spreadsheetSafe, sink: sink)
-        for column in csvColumns { writer.text(column) }
-        try writer.endRow()
-        let count = try read { db in try writeCSVRows(db, sql: sql, arguments: arguments, into: &writer) }
-        try writer.flush()
-        try file?.commit()
-        return count
+        try export(to: destination, query: query, options: ExportOptions(spreadsheetSafe: spreadsheetSafe)).count
     }
 
-    /// One row per tie, cells in declaration order, read with
-    /// ``RawRowCursor`` from the codec's selection (its column encodings,
-    /// without a ``Record`` per row); `sql` is that selection with a
-    /// query's condition and order.
-    private func writeCSVRows(
-        _ db: Database, sql: String, arguments: [DatabaseValue], into writer: inout CSVRowWriter
+    /// Writes the ties `query` selects in `options.format`, streamed: one
+    /// statement reads every field of each row (names and objects of
+    /// to-many relationships included) from one consistent snapshot, and
+    /// each row goes straight to a 64 KiB buffer (``ExportBuffer``) without
+    /// a ``Record`` per row, so memory does not grow with the catalog.
+    ///
+    /// What each format writes: ``DelimitedRecordWriter`` (CSV, TSV),
+    /// ``JSONRecordWriter`` (JSON, JSON Lines), ``PropertyListRecordWriter``.
+    /// Every format writes fields from the declaration: attributes by
+    /// ``AttributeDescription/exportName``, then `tags`, then `wears`
+    /// (oldest first; not in CSV and TSV).
+    ///
+    /// - Parameters:
+    ///   - query: Only the ties it selects, in its order (default: all,
+    ///     in `options.order`).
+    ///   - options: Format, photos, fields, order.
+    /// - Returns: How many ties were written, and how many characters a
+    ///   property list could not hold.
+    /// - Throws: ``ExportFieldError`` for `options.fields` the format
+    ///   cannot write (before anything is written); ``CatalogError``
+    ///   `.cannotCreateOutput` when the output cannot be written (a file
+    ///   is then left out entirely), `.outputClosed` when standard
+    ///   output's reader went away, `.photoUnavailable` when
+    ///   `--photos inline` meets a missing or damaged photo, `.storeIO`
+    ///   for a colour the transformer refuses; ``QueryError`` for a query
+    ///   of another entity.
+    @discardableResult
+    public func export(to destination: ExportDestination, query: Query? = nil, options: ExportOptions) throws
+        -> ExportSummary
+    {
+        let codec = bowTieCodec
+        let fields = try codec.exportFields(options.fields, format: options.format)
+        let (selection, columns) = codec.exportSelection(fields, photoBytes: options.photos == .inline)
+        let (sql, arguments) = try selectSQL(
+            matching: query ?? .all(of: codec.entity), order: options.order, reverse: options.reverse,
+            selection: selection)
+        let output = try ExportOutput(destination)
+        let folder = photos.directory.path
+        let summary: ExportSummary
+        switch options.format {
+        case .csv, .tsv:
+            var writer = DelimitedRecordWriter(
+                output: output, fields: fields, attributes: codec.entity.attributes, photos: options.photos,
+                tabs: options.format == .tsv, spreadsheetSafe: options.spreadsheetSafe)
+            summary = try export(sql, arguments, fields, columns, options.photos, &writer)
+        case .json, .jsonl:
+            var writer = JSONRecordWriter(
+                output: output, fields: fields, photoFolder: folder, lines: options.format == .jsonl)
+            summary = try export(sql, arguments, fields, columns, options.photos, &writer)
+        case .plist:
+            var writer = PropertyListRecordWriter(output: output, fields: fields, photoFolder: folder)
+            summary = try export(sql, arguments, fields, columns, options.photos, &writer)
+        }
+        try output.commit()
+        return summary
+    }
+
+    private func export<Writer: RecordStreamWriter>(
+        _ sql: String, _ arguments: [DatabaseValue], _ fields: [ExportField], _ columns: [Int32],
+        _ photos: PhotoExport, _ writer: inout Writer
+    ) throws -> ExportSummary {
+        try writer.begin()
+        let count = try read { db in
+            try writeRecords(
+                db, sql: sql, arguments: arguments, fields: fields, columns: columns, photos: photos,
+                into: &writer)
+        }
+        try writer.finish()
+        return ExportSummary(count: count, replacedCharacters: writer.replacedCharacters)
+    }
+
+    /// One record per row, fields in order, read with ``RawRowCursor``
+    /// from the codec's export selection (its column encodings, without a
+    /// ``Record`` per row).
+    func writeRecords<Writer: RecordStreamWriter>(
+        _ db: Database, sql: String, arguments: [DatabaseValue], fields: [ExportField], columns: [Int32],
+        photos: PhotoExport, into writer: inout Writer
     ) throws -> Int {
         let codec = bowTieCodec
         let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
@@ -84,80 +125,117 @@ extension Catalog {
         // would copy each (and its strings) for every row.
         let types = codec.entity.attributes.map(\.type)
         let names = codec.entity.attributes.map(\.name)
-        let columns = codec.selectedAttributeColumns
+        let sources = fields.map(\.source)
+        let lists = codec.objectLists
         var count = 0
         while try cursor.step() {
-            for index in types.indices {
-                let column = columns[index]
-                switch types[index] {
-                case .string, .uri, .uuid:
-                    writer.text(cursor.text(column))
-                case .double:
-                    guard let number = cursor.double(column) else { writer.empty(); continue }
-                    if number == number.rounded(), abs(number) < 1e15 {
-                        writer.integer(Int64(number))
-                    } else {
-                        writer.plain(AttributeValue.format(number).utf8)
-                    }
-                case .integer32:
-                    guard let number = cursor.int64(column) else { writer.empty(); continue }
-                    writer.integer(number)
-                case .date:
-                    guard let seconds = cursor.double(column) else { writer.empty(); continue }
-                    writer.date(secondsSince1970: seconds)
-                case .boolean:
-                    guard let flag = cursor.int64(column) else { writer.empty(); continue }
-                    writer.plain((flag != 0 ? "true" : "false").utf8)
-                case .transformable:
-                    guard let bytes = cursor.blob(column) else {
-                        writer.empty()
+            writer.beginRecord()
+            for field in sources.indices {
+                let column = columns[field]
+                switch sources[field] {
+                case .attribute(let index):
+                    try writeAttribute(
+                        cursor, column, field, types[index], index, names[index], row: count + 1, photos, &writer)
+                case .names:
+                    guard let joined = cursor.text(column) else {
+                        writer.names(field, [])
                         continue
                     }
-                    let value: AttributeValue
-                    do {
-                        value = try codec.transformer(at: index).reverseTransformedValue(Data(bytes))
-                    } catch let error as TransformerError {
-                        throw CatalogError(
-                            .storeIO, "cannot read the \(names[index]) of row \(count + 1): \(error)")
+                    let text = String(decoding: joined, as: UTF8.self)
+                    // One name (U+001F joins several) needs no sorting.
+                    writer.names(
+                        field,
+                        joined.contains(0x1F)
+                            ? EntityCodec.sortedNames(text.split(separator: "\u{1F}").map(String.init)) : [text])
+                case .objects(let index):
+                    guard let joined = cursor.text(column) else {
+                        writer.objects(field, [])
+                        continue
                     }
-                    guard case .color(let color) = value else { writer.empty(); continue }
-                    writer.hexColor(color)
-                case .binaryData:
-                    // The size (from the blob), then the SHA-256.
-                    if let size = cursor.int64(column + 1) {
-                        writer.integer(size)
-                    } else {
-                        writer.empty()
-                    }
-                    writer.text(cursor.text(column))
+                    writer.objects(field, codec.decodeObjects(joined, of: lists[index]))
                 }
             }
-            for column in codec.selectedNameColumns {
-                guard let joined = cursor.text(column) else { writer.empty(); continue }
-                let names = EntityCodec.sortedNames(
-                    String(decoding: UnsafeRawBufferPointer(joined), as: UTF8.self)
-                        .split(separator: "\u{1F}").map(String.init))
-                writer.text(names.joined(separator: ", "))
-            }
-            try writer.endRow()
+            try writer.endRecord()
             count += 1
         }
         return count
     }
-}
 
-private func writeToStandardOutput(_ bytes: [UInt8]) throws {
-    try bytes.withUnsafeBytes { raw in
-        guard let base = raw.baseAddress else { return }
-        var offset = 0
-        while offset < raw.count {
-            let written = Glibc.write(1, base + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw CatalogError(
-                    .cannotCreateOutput, "cannot write to standard output: \(String(cString: strerror(errno)))")
+    /// One attribute's value from its column(s).
+    @inline(__always)
+    private func writeAttribute<Writer: RecordStreamWriter>(
+        _ cursor: RawRowCursor, _ column: Int32, _ field: Int, _ type: AttributeType, _ index: Int, _ name: String,
+        row: Int, _ photos: PhotoExport, _ writer: inout Writer
+    ) throws {
+        switch type {
+        case .string, .uri, .uuid:
+            guard let text = cursor.text(column) else { return writer.null(field) }
+            writer.text(field, text)
+        case .double:
+            guard let number = cursor.double(column) else { return writer.null(field) }
+            writer.real(field, number)
+        case .integer32:
+            guard let number = cursor.int64(column) else { return writer.null(field) }
+            writer.integer(field, number)
+        case .date:
+            guard let seconds = cursor.double(column) else { return writer.null(field) }
+            writer.date(field, secondsSince1970: seconds)
+        case .boolean:
+            guard let flag = cursor.int64(column) else { return writer.null(field) }
+            writer.bool(field, flag != 0)
+        case .transformable:
+            guard let bytes = cursor.blob(column) else { return writer.null(field) }
+            let value: AttributeValue
+            do {
+                value = try bowTieCodec.transformer(at: index).reverseTransformedValue(Data(bytes))
+            } catch let error as TransformerError {
+                throw CatalogError(.storeIO, "cannot read the \(name) of row \(row): \(error)")
             }
-            offset += written
+            guard case .color(let color) = value else { return writer.null(field) }
+            writer.color(field, color)
+        case .binaryData:
+            guard photos != .none else { return try writer.photo(field, .notExported) }
+            guard let sha256 = cursor.text(column), let size = cursor.int64(column + 1) else {
+                return try writer.photo(field, .missing)
+            }
+            let external = cursor.int64(column + 2) ?? 0 != 0
+            guard photos == .inline else {
+                return try writer.photo(
+                    field, .described(byteCount: size, sha256: sha256, external: external, data: nil))
+            }
+            let data = try photoBytes(
+                cursor, column, sha256: sha256, size: size, external: external, name: name, row: row)
+            try data.withUnsafeBytes { bytes in
+                try writer.photo(field, .described(byteCount: size, sha256: sha256, external: external, data: bytes))
+            }
+        }
+    }
+
+    /// A photo's bytes for `--photos inline`: from the row or from its
+    /// file, checked against the SHA-256 the row records.
+    /// - Throws: ``CatalogError`` `.photoUnavailable`.
+    private func photoBytes(
+        _ cursor: RawRowCursor, _ column: Int32, sha256: UnsafeBufferPointer<UInt8>, size: Int64, external: Bool,
+        name: String, row: Int
+    ) throws -> Data {
+        let info = PhotoInfo(
+            byteCount: Int(size), sha256: String(decoding: sha256, as: UTF8.self),
+            storage: external ? .external : .inline)
+        let result: Result<Data, PhotoProblem>
+        if external {
+            result = self.photos.read(info)
+        } else if let bytes = cursor.blob(column + 3) {
+            let data = Data(bytes)
+            result = PhotoProblem.verify(data, against: info, file: nil).map { .failure($0) } ?? .success(data)
+        } else {
+            result = .failure(PhotoProblem(.damagedInline, detail: "its bytes are missing"))
+        }
+        switch result {
+        case .success(let data): return data
+        case .failure(let problem):
+            throw CatalogError(
+                .photoUnavailable, "cannot export the \(name) of row \(row) (\(info.sha256)): \(problem)",
+                hint: problem.hint)
         }
     }
 }

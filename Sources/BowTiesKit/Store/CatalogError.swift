@@ -29,6 +29,9 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         case inputNotFound
         /// An output file could not be created.
         case cannotCreateOutput
+        /// The reader of standard output went away (`EPIPE`: `| head`
+        /// closed the pipe). Not a failure: there is no one left to tell.
+        case outputClosed
         /// Input that is not acceptable (a photo too large, ...).
         case invalidInput
         /// `bowties check` found problems in the store (or some remain

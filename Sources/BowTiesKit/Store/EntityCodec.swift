@@ -29,6 +29,10 @@ struct EntityCodec: Sendable {
     /// record, never a photo's bytes; the table's name qualifies its
     /// columns (`bowtie.rowid`), so callers may add `WHERE` and `ORDER BY`.
     let selection: String
+    /// The `FROM` clause of ``selection`` and its joins: what other
+    /// selections of the same rows (exports) start from, so that a
+    /// query's condition means the same.
+    let fromClause: String
     /// Where each attribute's column is in ``selection``, by attribute
     /// position (binary data: its SHA-256, then the blob's size and place).
     let selectedAttributeColumns: [Int32]
@@ -100,16 +104,12 @@ struct EntityCodec: Sendable {
         var nameColumns: [Int32] = []
         for named in namedRelationships {
             nameColumns.append(Int32(selected.count))
-            selected.append(
-                """
-                (SELECT group_concat(d."\(named.nameColumn)", char(31)) FROM "\(named.table.name)" AS j \
-                JOIN "\(named.destination.tableName)" AS d ON d."\(named.destination.primaryKeyColumn)" = j."\(named.far)" \
-                WHERE j."\(named.near)" = \(key))
-                """)
+            selected.append(Self.namesSubquery(named, key: key))
         }
         selectedAttributeColumns = attributeColumns
         selectedNameColumns = nameColumns
-        selection = "SELECT " + selected.joined(separator: ", ") + " FROM \"\(table)\" " + joins.joined(separator: " ")
+        fromClause = " FROM \"\(table)\" " + joins.joined(separator: " ")
+        selection = "SELECT " + selected.joined(separator: ", ") + fromClause
 
         var insertColumns: [String] = []
         var updateColumns: [String] = []
@@ -135,6 +135,17 @@ struct EntityCodec: Sendable {
         }
         updateSQL = update(updateColumns)
         updateWithBaselinesSQL = update(updateColumns + baselineColumns)
+    }
+
+    /// The names of `named`'s objects for the row whose primary key is
+    /// `key` (a qualified column), joined by U+001F (names cannot hold
+    /// control characters).
+    static func namesSubquery(_ named: NamedRelationship, key: String) -> String {
+        """
+        (SELECT group_concat(d."\(named.nameColumn)", char(31)) FROM "\(named.table.name)" AS j \
+        JOIN "\(named.destination.tableName)" AS d ON d."\(named.destination.primaryKeyColumn)" = j."\(named.far)" \
+        WHERE j."\(named.near)" = \(key))
+        """
     }
 
     // MARK: - Rows to records

@@ -5,7 +5,7 @@ import Foundation
 extension BowTieOrder: ExpressibleByArgument {}
 
 extension BowTies {
-    /// `bowties list`: a table of the catalog.
+    /// `bowties list`: a table of the catalog, or any export format.
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
@@ -13,7 +13,17 @@ extension BowTies {
             discussion: """
                 Shows one line per tie: search key, name, rating, times worn, last worn, \
                 favourite (*) and colour (a swatch when the terminal has colour; set NO_COLOR \
-                to turn it off). A query that matches nothing says so and exits 1.
+                to turn it off), then how many ties and favourites were listed. A query that \
+                matches nothing says so and exits 1.
+
+                --format csv, tsv, json, jsonl or plist writes the ties as `export` does \
+                (see `bowties export --help`), with --photos and --fields; --json is \
+                --format json. Every format streams: the first lines come at once and memory \
+                stays flat however large the catalog. The table sizes its columns from the \
+                first 100 ties on a terminal, else with a query over the first 10,000 first; \
+                a later, wider cell pushes the rest of its line to the right. \
+                When the reader goes away (`bowties list | head -1`), list stops quietly \
+                and exits 0.
 
                 \(QueryArgument.help)
                 """)
@@ -30,64 +40,63 @@ extension BowTies {
         @Flag(help: "Reverse the order.")
         var reverse = false
 
+        @OptionGroup var format: FormatOptions
+
         @OptionGroup var options: CatalogOptions
 
         @OptionGroup var query: QueryArgument
 
+        func validate() throws {
+            _ = try format.resolved(default: .table, json: options.json)
+        }
+
         func run() throws {
+            let outputFormat = try format.resolved(default: .table, json: options.json)
             let catalog = try options.openCatalog(.readOnly)
             var selection = try query.query(for: catalog)
             if favorites { selection = selection.and(try catalog.query(["is:favorite"])) }
             if let tag { selection = selection.and(try catalog.query(["tag:" + tag])) }
-            let ties = try catalog.bowTies(matching: selection, order: sort, reverse: reverse)
-            if ties.isEmpty, !query.terms.isEmpty {
+            // A closed pipe must end the writing with EPIPE, quietly, not kill it.
+            signal(SIGPIPE, SIG_IGN)
+            let output = ExportOutput()
+            guard let exportFormat = outputFormat.exportFormat else {
+                try table(catalog, selection, output)
+                return
+            }
+            var exportOptions = format.exportOptions(exportFormat)
+            exportOptions.order = sort
+            exportOptions.reverse = reverse
+            let summary = try catalog.export(to: .standardOutput, query: selection, options: exportOptions)
+            Export.warnAboutReplacements(summary)
+            if summary.count == 0, !query.terms.isEmpty {
                 // As Taskwarrior does: nothing to show is a status scripts can test.
-                if options.json {
-                    Output.line("[]")
-                } else {
-                    Output.line("No bow tie matches \(Output.escaped(selection.description)).")
-                }
                 throw ExitCode(ExitStatus.noSuchRecord.rawValue)
             }
-            if options.json {
-                try Output.json(ties.map { BowTieJSON($0, catalog: catalog) })
+        }
+
+        private func table(_ catalog: Catalog, _ selection: Query, _ output: ExportOutput) throws {
+            let table = BowTieTable(catalog: catalog, selection: selection, order: sort, reverse: reverse)
+            let counts = try table.write(to: output, terminal: Terminal.isTerminal(1))
+            if counts.ties == 0 {
+                if !query.terms.isEmpty {
+                    try output.write("No bow tie matches \(Output.escaped(selection.description)).\n")
+                    throw ExitCode(ExitStatus.noSuchRecord.rawValue)
+                }
+                if let tag {
+                    try output.write(
+                        "No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").\n")
+                } else {
+                    try output.write(
+                        favorites
+                            ? "No favourites yet: mark one with `bowties favorite KEY`.\n"
+                            : "The catalog is empty: add ties with `bowties import`.\n")
+                }
                 return
             }
-            if ties.isEmpty, let tag {
-                Output.line(
-                    "No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").")
-                return
-            }
-            if ties.isEmpty {
-                Output.line(
-                    favorites
-                        ? "No favourites yet: mark one with `bowties favorite KEY`."
-                        : "The catalog is empty: add ties with `bowties import`.")
-                return
-            }
-            let header = ["KEY", "NAME", "RATING", "WORN", "LAST WORN", "FAV", "COLOUR"]
-            let rows = ties.map { tie in
-                [
-                    tie.searchKey ?? "-",
-                    tie.name ?? "",
-                    Output.number(tie.rating),
-                    String(tie.timesWorn),
-                    tie.lastWorn.map { String(Output.date($0).prefix(10)) } ?? "never",
-                    tie.isFavorite ? "*" : "",
-                    tie.tintColor.map { color in
-                        let swatch = Output.swatch(color)
-                        return swatch.isEmpty ? color.hexString : swatch + " " + color.hexString
-                    } ?? "",
-                ]
-            }
-            for line in Table(header: header, rows: rows, rightAligned: [2, 3]).lines {
-                Output.line(line)
-            }
-            let favourites = ties.filter(\.isFavorite).count
-            Output.line()
-            Output.line(
-                "\(ties.count) bow tie\(ties.count == 1 ? "" : "s"), \(favourites) favourite\(favourites == 1 ? "" : "s")"
-            )
+            let ties = counts.ties
+            let favourites = counts.favourites
+            try output.write(
+                "\n\(ties) bow tie\(ties == 1 ? "" : "s"), \(favourites) favourite\(favourites == 1 ? "" : "s")\n")
         }
     }
 }

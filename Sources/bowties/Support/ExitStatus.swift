@@ -37,6 +37,7 @@ enum ExitStatus: Int32 {
             case .conflict, .invalidInput, .storeDamaged: self = .invalidData
             case .storeNotFound, .inputNotFound: self = .inputNotFound
             case .cannotCreateOutput: self = .cannotCreateOutput
+            case .outputClosed: self = .success
             case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
             case .storeBusy: self = .storeBusy
             case .interrupted: self = .interrupted
@@ -51,7 +52,7 @@ enum ExitStatus: Int32 {
             self = .invalidData
         case let error as EditorError:
             self = error.signal != nil ? .interrupted : .editorFailed
-        case is UsageError, is QueryError:
+        case is UsageError, is QueryError, is ExportFieldError:
             self = .usage
         default:
             self = .storeIO
@@ -62,9 +63,13 @@ enum ExitStatus: Int32 {
     /// ArgumentParser's own errors (usage, `--help`, `--version`) keep its
     /// formatting; usage errors exit 64.
     static func exit(reporting error: Error) -> Never {
+        if let error = error as? CatalogError, error.kind == .outputClosed {
+            // `bowties list | head -1`: the reader has all it wanted.
+            Foundation.exit(ExitStatus.success.rawValue)
+        }
         switch error {
         case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError:
+            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError:
             let status = ExitStatus(for: error)
             Terminal.standardError.write("bowties: error: \(error)\n")
             if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }

@@ -6,22 +6,32 @@ struct Table {
     var rightAligned: Set<Int> = []
 
     var lines: [String] {
-        let all = [header] + rows
-        let widths = header.indices.map { column in
-            all.map { Self.visibleWidth($0[column]) }.max() ?? 0
+        let widths = Self.widths(header: header, rows: rows)
+        return ([header] + rows).map { Self.line($0, widths: widths, rightAligned: rightAligned) }
+    }
+
+    /// The width of each column: its widest cell, the header's included.
+    static func widths(header: [String], rows: [[String]]) -> [Int] {
+        header.indices.map { column in
+            max(visibleWidth(header[column]), rows.map { visibleWidth($0[column]) }.max() ?? 0)
         }
-        return all.map { row in
-            row.indices.map { column in
-                let padding = String(repeating: " ", count: widths[column] - Self.visibleWidth(row[column]))
-                return rightAligned.contains(column) ? padding + row[column] : row[column] + padding
-            }
-            .joined(separator: "  ")
-            .trimmingTrailingSpaces()
+    }
+
+    /// One line of cells padded to `widths` (a cell wider than its column
+    /// pushes the rest of its line to the right), without trailing spaces.
+    static func line(_ cells: [String], widths: [Int], rightAligned: Set<Int>) -> String {
+        cells.indices.map { column in
+            let padding = String(repeating: " ", count: max(0, widths[column] - visibleWidth(cells[column])))
+            return rightAligned.contains(column) ? padding + cells[column] : cells[column] + padding
         }
+        .joined(separator: "  ")
+        .trimmingTrailingSpaces()
     }
 
     /// Characters that take a cell on screen: ANSI escape sequences take none.
     static func visibleWidth(_ text: String) -> Int {
+        // Printable ASCII, the common case: one cell per byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var width = 0
         var inEscape = false
         for scalar in text.unicodeScalars {

@@ -34,11 +34,12 @@ enum Terminal {
     }
 
     /// Colour on standard output: a terminal, `NO_COLOR` unset or empty,
-    /// and `TERM` not `dumb` (https://no-color.org).
-    static var colorEnabled: Bool {
+    /// and `TERM` not `dumb` (https://no-color.org). Decided once: reading
+    /// the environment builds a dictionary, and the table asks per row.
+    static let colorEnabled: Bool = {
         let environment = ProcessInfo.processInfo.environment
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
         if environment["TERM"] == "dumb" { return false }
         return isTerminal(1)
-    }
+    }()
 }
