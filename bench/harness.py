@@ -460,6 +460,18 @@ def measure_size(count, options, binaries):
         log(f"  photos: blob rows {blobs} (expect {PHOTO_COUNT}), "
             f"files in {os.path.relpath(folder, ROOT)}: {files} (expect {EXTERNAL_PHOTO_COUNT})")
 
+    # Undo of the import just measured, on its store (issue 11: at most
+    # twice the import's time). Once per size: each undo needs a fresh
+    # import. Only when the tagged store can serve the later figures.
+    if figures["bowties"].ok and figures["bowties-tags"].ok:
+        figures["bowties-undo"] = Result()
+        if record(figures["bowties-undo"], timed([binaries["bowties"], "undo", "--store", store]), "undo import"):
+            left = query(store, "SELECT count(*) FROM bowtie")[0]
+            if left != 0:
+                figures["bowties-undo"].failure = f"{left} rows left after undo"
+            log(f"  {count:>9,} undo import           : {figures['bowties-undo'].walls[-1]:7.2f} s "
+                f"{figures['bowties-undo'].rss[-1] / 1024:7.1f} MiB")
+
     # Show, wear and export run on the catalog as it is used: the tagged
     # import, then a wear history. The store without tags is the fallback
     # when the tagged import failed; the report says which it was.
@@ -842,6 +854,14 @@ def targets(all_figures, warnings=None):
             rows.append((f"import ≥ 3× faster than {label} ({at(figures)})",
                          text if r else figures[name].skipped or "—",
                          verdict(None if r is None else r >= 3)))
+    for figures in all_figures:
+        undo = figures.get("bowties-undo")
+        if undo is None:
+            continue
+        r = ratio(undo.wall, figures["bowties"].wall)
+        rows.append((f"undo of the import ≤ 2× the import ({at(figures)})",
+                     f"{seconds(undo.wall)} ({times(r)})" if not undo.failure else undo.failure,
+                     verdict(None if r is None or undo.failure else r <= 2)))
     peak = large["bowties"].peak
     rows.append((f"import peak RSS ≤ 40 MiB ({at(large)})", mib(peak),
                  verdict(None if peak is None else peak <= 40 * 1024)))
