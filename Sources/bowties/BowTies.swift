@@ -26,7 +26,7 @@ struct BowTies: ParsableCommand {
         // of what `bowties show` spent.
         subcommands: [
             Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self, History.self,
-            Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
+            Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self, Report.self,
             Config.self, Check.self,
             Model.self,
         ]

@@ -25,9 +25,15 @@ enum Output {
         return try encoder.encode(value)
     }
 
-    /// `3.5`, `4`, `4.75`: a rating as written.
+    /// `3.5`, `4`, `4.75`, `3.33` (for 3.333…): a rating for people, with
+    /// at most two decimals. `--json` and `export` keep the exact value.
     static func number(_ value: Double) -> String {
-        AttributeValue.double(value).displayText
+        guard value.isFinite, abs(value) < 1e15 else { return AttributeValue.double(value).displayText }
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var text = String(format: "%.2f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 
     /// `2014-06-19 18:15:24 UTC`.
@@ -58,32 +64,14 @@ enum Output {
         "\(grouped(value)) \(value == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// `16,698`.
-    /// `text` with control characters and bidirectional overrides shown
-    /// as escapes (`\n`, `\u{1B}`), so that a value cannot break a line,
-    /// a table or the terminal.
+    /// `text` with control characters and bidirectional controls shown
+    /// as escapes (`\n`, `\e`, `\u{202E}`), so that a value cannot break a
+    /// line, a table or the terminal (``TerminalText/escaped(_:)``).
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isInvisible(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        TerminalText.escaped(text)
     }
 
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
-
+    /// `16,698`.
     static func grouped(_ value: Int) -> String {
         value.groupedDigits
     }
@@ -95,10 +83,10 @@ enum Output {
         return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
     }
 
-    /// `Classic Red Bow Tie (R)`.
+    /// `Classic Red Bow Tie (R)`, escaped for the terminal (``escaped(_:)``).
     static func title(_ tie: BowTie) -> String {
-        let name = tie.name ?? tie.id.uuidString
-        return tie.searchKey.map { "\(name) (\($0))" } ?? name
+        let name = escaped(tie.name ?? tie.id.uuidString)
+        return tie.searchKey.map { "\(name) (\(escaped($0)))" } ?? name
     }
 }
 
