@@ -40,6 +40,7 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
+            if let error = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) { throw error }
             let arguments = argumentsWithSharedOptionsAfterCommand(CommandLine.arguments.dropFirst())
             var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
             try command.run()
@@ -100,5 +101,5 @@ struct BowTies: ParsableCommand {
     /// Options whose value may be a negative number, declared with
     /// `parsing: .unconditional` so that ArgumentParser takes `-1` as
     /// their value.
-    static let optionsTakingNumbers: Set = ["--rating"]
+    static let optionsTakingNumbers: Set = ["--rating", "--wait", "--photo-threshold", "--cards"]
 }

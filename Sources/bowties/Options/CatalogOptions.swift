@@ -20,8 +20,11 @@ struct CatalogOptions: ParsableArguments {
             valueName: "path"))
     var store: String?
 
+    // Unconditional: `--wait -1` must reach validate()'s message, not be
+    // read as an option (see BowTies.optionsTakingNumbers).
     @Option(
         name: .long,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Wait at most this long for another command that is changing the catalog.",
             discussion: "Without it, a command waits as long as the other one runs (and says who it waits for).",

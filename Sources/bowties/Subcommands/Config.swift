@@ -14,7 +14,9 @@ extension BowTies {
                 Photos already stored stay where they are.
                 """)
 
-        @Option(help: ArgumentHelp("Store photos larger than this many bytes in files.", valueName: "bytes"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Store photos larger than this many bytes in files.", valueName: "bytes"))
         var photoThreshold: Int?
 
         @OptionGroup var options: CatalogOptions

@@ -16,7 +16,7 @@ extension BowTies {
                 wears recorded since. Record one with `bowties wear KEY`.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions

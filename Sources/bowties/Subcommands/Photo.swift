@@ -21,7 +21,7 @@ extension BowTies {
                 writes nothing. `bowties check --repair` sets such a photo to none.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @Option(

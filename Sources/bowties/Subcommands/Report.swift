@@ -36,7 +36,9 @@ extension BowTies {
             completion: .file(extensions: ["html"]))
         var output: String?
 
-        @Option(help: ArgumentHelp("Show at most this many cards in the gallery.", valueName: "n"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Show at most this many cards in the gallery.", valueName: "n"))
         var cards = HTMLReport.Limits().cards
 
         @OptionGroup var options: CatalogOptions

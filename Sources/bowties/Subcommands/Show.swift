@@ -15,7 +15,7 @@ extension BowTies {
             "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "tintColor", "url", "photoData",
         ]
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions

@@ -25,7 +25,8 @@ extension BowTies {
         @Argument(
             help: ArgumentHelp(
                 "KEY then the tags to add (e.g. R formal wedding); or query terms and +tags.",
-                valueName: "key-or-query"))
+                valueName: "key-or-query"),
+            completion: Completions.queryTerms)
         var arguments: [String]
 
         @Flag(help: "Tag several ties without asking (needed when standard input is not a terminal).")
@@ -88,7 +89,7 @@ extension BowTies {
                 + "\n\nA name the tie does not have is an error (exit 1), and nothing changes. "
                 + "`bowties tags --delete NAME` deletes a tag from every tie.")
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @Argument(help: ArgumentHelp("The tags to remove.", valueName: "name"))
