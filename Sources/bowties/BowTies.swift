@@ -7,7 +7,7 @@ import Foundation
 struct BowTies: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bowties",
-        abstract: "A catalog for your bow ties: import, add, edit, wear, rate, show, list and export.",
+        abstract: "A catalog for your bow ties: import, add, edit, wear, rate, show, list, export and report.",
         discussion: """
             The catalog is an SQLite file: --store PATH, else $BOWTIES_STORE, else \
             $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite). \
