@@ -22,6 +22,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            if !options.json { Pager.start(disabled: options.noPager) }
             let catalog = try options.openCatalog(.readOnly)
             let history = try catalog.history(key)
             if options.json {

@@ -42,6 +42,11 @@ extension BowTies {
             guard chosen <= 1 else {
                 throw ArgumentParser.ValidationError("Choose one of --output, --set and --remove.")
             }
+            if output == "-", Terminal.isTerminal(1) {
+                throw ArgumentParser.ValidationError(
+                    "--output - would write the photo's bytes to the terminal: write it to a file with "
+                        + "--output FILE (e.g. --output tie.png), or redirect standard output.")
+            }
         }
 
         func run() throws {

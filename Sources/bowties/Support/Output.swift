@@ -76,11 +76,35 @@ enum Output {
         value.groupedDigits
     }
 
-    /// Two cells of the colour when colour output is on, else nothing.
-    static func swatch(_ color: Color?) -> String {
-        guard let color, Terminal.colorEnabled else { return "" }
+    /// Two cells of the colour when colour output is on, else nothing:
+    /// 24-bit where the terminal says it can, else the nearest of the
+    /// 256-colour palette (``Terminal/colorDepth``).
+    static func swatch(_ color: Color?, depth: Terminal.ColorDepth = Terminal.colorDepth) -> String {
+        guard let color else { return "" }
         let (r, g, b) = color.rgb8
-        return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
+        switch depth {
+        case .none: return ""
+        case .trueColor: return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
+        case .palette256: return "\u{1B}[48;5;\(palette256(red: r, green: g, blue: b))m  \u{1B}[0m"
+        }
+    }
+
+    /// The xterm 256-colour index nearest to a colour: the 6×6×6 cube
+    /// (16–231, levels 0, 95, 135, 175, 215, 255) or the grey ramp
+    /// (232–255, 8 to 238 by 10), whichever is closer.
+    static func palette256(red: Int, green: Int, blue: Int) -> Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func cube(_ value: Int) -> Int {
+            levels.indices.min { abs(levels[$0] - value) < abs(levels[$1] - value) } ?? 0
+        }
+        let (r, g, b) = (cube(red), cube(green), cube(blue))
+        let cubeDistance = [(levels[r], red), (levels[g], green), (levels[b], blue)]
+            .reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
+        let average = (red + green + blue) / 3
+        let grey = min(23, max(0, (average - 3) / 10))
+        let greyLevel = 8 + 10 * grey
+        let greyDistance = [red, green, blue].reduce(0) { $0 + (greyLevel - $1) * (greyLevel - $1) }
+        return greyDistance < cubeDistance ? 232 + grey : 16 + 36 * r + 6 * g + b
     }
 
     /// `Classic Red Bow Tie (R)`, escaped for the terminal (``escaped(_:)``).
