@@ -15,8 +15,13 @@ struct BowTies: ParsableCommand {
 
             Start with `bowties import` (the bundled sample data), then `bowties list`.
 
-            The options every command takes (--store, --wait, --json) may also come before \
-            the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+            The options every command takes (--store, --wait, --json, --no-pager) may also come \
+            before the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+
+            --color auto|always|never: colour (swatches) on a terminal, unless NO_COLOR is set \
+            or TERM=dumb (auto, the default); always, even when piped; or never. 24-bit colour \
+            when COLORTERM is truecolor or 24bit, else the 256-colour palette. It goes with \
+            any command, before its name for `add`, whose --color is the tie's colour.
 
             \(ExitStatus.helpText)
             """,
@@ -40,8 +45,9 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            if let error = unknownCommand(in: Array(CommandLine.arguments.dropFirst())) { throw error }
-            let arguments = argumentsWithSharedOptionsAfterCommand(CommandLine.arguments.dropFirst())
+            let given = try extractingColorChoice(Array(CommandLine.arguments.dropFirst()))
+            if let error = unknownCommand(in: given) { throw error }
+            let arguments = argumentsWithSharedOptionsAfterCommand(given[...])
             var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
             try command.run()
         } catch {

@@ -10,7 +10,7 @@ struct CatalogOptions: ParsableArguments {
     /// The options above as they are spelled, and whether each takes a
     /// value: what may be moved from before the command's name to after it.
     static let names: [String: Bool] = [
-        "--store": true, "--wait": true, "--json": false, "--color": true, "--no-pager": false,
+        "--store": true, "--wait": true, "--json": false, "--no-pager": false,
     ]
 
     @Option(
@@ -36,23 +36,12 @@ struct CatalogOptions: ParsableArguments {
     @Flag(name: .long, help: "Print JSON for scripts instead of text for people.")
     var json = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Colour output: auto (on a terminal, unless NO_COLOR is set or TERM=dumb), always or never.",
-            discussion: "24-bit colour when COLORTERM is truecolor or 24bit, else the 256-colour palette.",
-            valueName: "when"))
-    var color: Terminal.ColorChoice = .auto
-
     @Flag(
         name: .customLong("no-pager"),
         help: "Print long output directly instead of through $PAGER (default: less -FRX) on a terminal.")
     var noPager = false
 
     func validate() throws {
-        // Every command's output follows --color: set once, here, before
-        // any command runs (validate runs right after parsing).
-        Terminal.colorChoice = color
         if let store, store.isEmpty {
             throw ValidationError("--store needs a path: an empty one does not mean the default catalog.")
         }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import Foundation
 import Synchronization
 
@@ -98,5 +97,3 @@ enum Terminal {
         return Int(size.ws_col)
     }
 }
-
-extension Terminal.ColorChoice: ExpressibleByArgument {}
