@@ -30,8 +30,10 @@ struct BowTies: ParsableCommand {
         // from the type's name costs reflection at every start, a quarter
         // of what `bowties show` spent.
         subcommands: [
-            Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self, History.self,
-            Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self, Report.self,
+            Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self,
+            History.self,
+            Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
+            Report.self,
             Config.self, Check.self,
             Model.self,
         ]

@@ -5,7 +5,8 @@ import Testing
 struct ReportCommandTests {
     /// A name that would change the page if it ever ran: as an element,
     /// as an attribute's script, and as a script that closes the JSON block.
-    static let hostileName = "<script>document.body.setAttribute('data-pwned','1')</script>"
+    static let hostileName =
+        "<script>document.body.setAttribute('data-pwned','1')</script>"
         + "<img src=x onerror=\"document.title='pwned'\"></script>"
 
     /// The sample data plus a tie whose name and tag are hostile.
@@ -60,7 +61,8 @@ struct ReportCommandTests {
         #expect(!html.contains("<script>document"), "the name is markup")
         #expect(!html.contains("<img src=x"), "the name is markup")
         #expect(!html.contains("<b>bold</b>"), "the tag is markup")
-        #expect(html.contains("&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;1&#39;)&lt;/script&gt;"))
+        #expect(
+            html.contains("&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;1&#39;)&lt;/script&gt;"))
         #expect(html.contains("&lt;b&gt;bold&lt;/b&gt;"))
         // In the JSON block, < never appears: it cannot close the element.
         let data = try #require(html.range(of: "<script type=\"application/json\" id=\"ties-data\">"))

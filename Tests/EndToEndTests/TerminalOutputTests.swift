@@ -39,7 +39,8 @@ struct TerminalOutputTests {
         try process.run()
         process.waitUntilExit()
         try handle.close()
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(
+            of: "\r\n", with: "\n")
     }
 
     @Test(
@@ -72,8 +73,9 @@ struct TerminalOutputTests {
         #expect(bad.status == 64 && bad.stderr.contains("--color takes auto, always or never"), "\(bad)")
     }
 
-    @Test("long output goes through $PAGER on a terminal, never with --no-pager or off a terminal",
-          .enabled(if: script != nil, "util-linux script is not installed"))
+    @Test(
+        "long output goes through $PAGER on a terminal, never with --no-pager or off a terminal",
+        .enabled(if: script != nil, "util-linux script is not installed"))
     func pager() throws {
         let bowties = try BowTiesRunner()
         let paged = try Self.inTerminal(bowties, ["model"], environment: ["PAGER": "sed s/^/PAGED:/"])
@@ -84,20 +86,24 @@ struct TerminalOutputTests {
         #expect(!piped.stdout.contains("PAGED:") && piped.stdout.hasPrefix("BowTie ("), "\(piped)")
     }
 
-    @Test("photo --output - on a terminal is refused with a hint; piped it writes the bytes",
-          .enabled(if: script != nil, "util-linux script is not installed"))
+    @Test(
+        "photo --output - on a terminal is refused with a hint; piped it writes the bytes",
+        .enabled(if: script != nil, "util-linux script is not installed"))
     func photoToTerminal() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
         let refused = try Self.inTerminal(bowties, ["photo", "R", "--output", "-"])
         #expect(refused.contains("--output FILE"), "\(refused)")
         #expect(!refused.contains("PNG"), "\(refused)")
+        let report = try Self.inTerminal(bowties, ["report"])
+        #expect(report.contains("--output FILE") && !report.contains("<!DOCTYPE"), "\(report)")
         let piped = try bowties.run("photo", "R", "--output", "-")
         #expect(piped.status == 0 && piped.stdoutData.count == 16_698, "\(piped.status)")
     }
 
-    @Test("the import's progress line never exceeds the terminal's width and is erased at the end",
-          .enabled(if: script != nil, "util-linux script is not installed"))
+    @Test(
+        "the import's progress line never exceeds the terminal's width and is erased at the end",
+        .enabled(if: script != nil, "util-linux script is not installed"))
     func progressLine() throws {
         let bowties = try BowTiesRunner()
         let plist = bowties.directory.appendingPathComponent("many.plist")

@@ -132,7 +132,8 @@ public struct HTMLReport {
     private func header() -> String {
         let stamp = ISO8601.string(from: now).replacingOccurrences(of: "T", with: " ")
             .replacingOccurrences(of: "Z", with: " UTC")
-        let what = selection.isEmpty ? "Every tie in the catalog" : "Ties matching <code>\(HTMLText.escaped(selection))</code>"
+        let what =
+            selection.isEmpty ? "Every tie in the catalog" : "Ties matching <code>\(HTMLText.escaped(selection))</code>"
         return """
             <header class="top"><h1>\(HTMLText.escaped(title))</h1>\
             <p class="sub">\(what) · made by bowties on \(stamp)</p></header>
@@ -305,7 +306,8 @@ public struct HTMLReport {
 
     /// `today`, `3 days ago`, `2 years ago`.
     static func relative(_ date: Date, now: Date) -> String {
-        let days = Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
+        let days =
+            Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
             - Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
         switch days {
         case ..<0: return "in the future"
@@ -404,8 +406,10 @@ private struct PhotoEmbedder {
             case .jpeg: type = "image/jpeg"
             case .gif: type = "image/gif"
             case .webp: type = "image/webp"
-            case let other:
-                return .leftOut("\(other.rawValue) photo: browsers cannot show it")
+            case .heic:
+                return .leftOut("HEIC photo: browsers cannot show it")
+            case .unknown:
+                return .leftOut("Photo not embedded: not an image format browsers show")
             }
             let shown = Shown.embedded("data:\(type);base64," + data.base64EncodedString())
             bytesEmbedded += data.count

@@ -70,7 +70,8 @@ extension BowTies {
                 try Output.json(ReportJSON(file: output, outcome))
                 return
             }
-            var line = "Wrote \(output): \(Output.count(outcome.ties, "bow tie")), \(Output.count(outcome.cards, "card"))"
+            var line =
+                "Wrote \(output): \(Output.count(outcome.ties, "bow tie")), \(Output.count(outcome.cards, "card"))"
             line += ", \(Output.count(outcome.photosEmbedded, "photo")) embedded"
             line += " (\(Output.grouped(outcome.photoBytesEmbedded)) bytes)"
             if outcome.photosLeftOut > 0 {

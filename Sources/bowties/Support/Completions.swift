@@ -27,7 +27,9 @@ enum Completions {
         if prefix.hasPrefix("tag:") || prefix.hasPrefix("^tag:") {
             let negation = prefix.hasPrefix("^") ? "^" : ""
             let tags = (try? catalog(words: words)?.tags().map(\.name)) ?? []
-            return printable(tags).map { negation + "tag:" + $0 }.filter { $0.lowercased().hasPrefix(prefix.lowercased()) }
+            return printable(tags).map { negation + "tag:" + $0 }.filter {
+                $0.lowercased().hasPrefix(prefix.lowercased())
+            }
         }
         var terms: [String] = []
         for attribute in attributes {
