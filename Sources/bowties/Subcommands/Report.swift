@@ -23,7 +23,7 @@ extension BowTies {
                 Photos are embedded as stored: bowties cannot scale images. One photo over \
                 512 KiB, or any once 5 MiB of photos are in, is left out, and its card says \
                 so. The gallery shows the first 200 ties (--cards), the table all of them \
-                (about 90 bytes each): 100,000 ties make a page of about 15 MB.
+                (about 90 bytes each): 100,000 ties made a page of 9.5 MB.
 
                 Without --output the page goes to standard output, unless that is a terminal.
 
