@@ -424,6 +424,54 @@ bt check --repair
 check "check --repair deletes it as the delete rule would have" eval '[[ $rc == 0 ]] && out_has "A new check finds no problems."'
 export BOWTIES_STORE=$WORK/catalog.sqlite
 
+# --- report: one self-contained HTML page (issue 13) ---------------------------
+export BOWTIES_STORE=$WORK/report/catalog.sqlite
+bt import
+hostile="<script>document.body.setAttribute('data-pwned','1')</script><img src=x onerror=\"document.title='pwned'\">"
+bt add --name "$hostile" --key X
+bt report --output "$WORK/report.html"
+check "report --output: exit 0, 8 ties, 7 photos embedded" eval '[[ $rc == 0 ]] && out_has "8 bow ties, 8 cards, 7 photos embedded"'
+report_is_self_contained() {
+    python3 - "$WORK/report.html" <<'EOF'
+import html.parser, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+problems = []
+class Links(html.parser.HTMLParser):
+    scripts = 0
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            Links.scripts += 1
+        for name, value in attrs:
+            if name in ("src", "href", "srcset", "action", "poster", "data") and not (value or "").startswith("data:"):
+                problems.append(f"<{tag} {name}={value!r}>")
+Links().feed(page)
+if Links.scripts != 2:
+    problems.append(f"{Links.scripts} script elements, expected the page's own 2")
+if re.search(r"url\(\s*(?![\"']?data:)|@import|https?://", page):
+    problems.append("an address outside the page")
+if "Content-Security-Policy" not in page or "default-src 'none'" not in page:
+    problems.append("no Content-Security-Policy")
+if "data:image/png;base64," not in page:
+    problems.append("no photo as a data: URI")
+if "&lt;script&gt;document.body" not in page:
+    problems.append("the hostile name is not escaped text")
+for problem in problems:
+    print("#   " + problem)
+sys.exit(1 if problems else 0)
+EOF
+}
+check "the report loads nothing from elsewhere, has a CSP, embeds photos as data: URIs, escapes names" report_is_self_contained
+chromium_bin=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [[ -n $chromium_bin ]]; then
+    "$chromium_bin" --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$WORK/chromium" \
+        --virtual-time-budget=2000 --dump-dom "file://$WORK/report.html" >"$WORK/dom.html" 2>/dev/null || true
+    check "headless Chromium: the table's script runs (8 rows) and the hostile name runs nothing" \
+        eval 'grep -qF "Showing 1–8 of 8" "$WORK/dom.html" && grep -qF "<body>" "$WORK/dom.html" && ! grep -qF "<title>pwned" "$WORK/dom.html"'
+else
+    ok "report in headless Chromium # SKIP (chromium is not installed)"
+fi
+export BOWTIES_STORE=$WORK/catalog.sqlite
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"

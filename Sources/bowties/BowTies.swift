@@ -7,7 +7,7 @@ import Foundation
 struct BowTies: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bowties",
-        abstract: "A catalog for your bow ties: import, add, edit, wear, rate, show, list and export.",
+        abstract: "A catalog for your bow ties: import, add, edit, wear, rate, show, list, export and report.",
         discussion: """
             The catalog is an SQLite file: --store PATH, else $BOWTIES_STORE, else \
             $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite). \
@@ -15,8 +15,13 @@ struct BowTies: ParsableCommand {
 
             Start with `bowties import` (the bundled sample data), then `bowties list`.
 
-            The options every command takes (--store, --wait, --json) may also come before \
-            the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+            The options every command takes (--store, --wait, --json, --no-pager) may also come \
+            before the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+
+            --color auto|always|never: colour (swatches) on a terminal, unless NO_COLOR is set \
+            or TERM=dumb (auto, the default); always, even when piped; or never. 24-bit colour \
+            when COLORTERM is truecolor or 24bit, else the 256-colour palette. It goes with \
+            any command, before its name for `add`, whose --color is the tie's colour.
 
             \(ExitStatus.helpText)
             """,
@@ -25,8 +30,10 @@ struct BowTies: ParsableCommand {
         // from the type's name costs reflection at every start, a quarter
         // of what `bowties show` spent.
         subcommands: [
-            Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self, History.self,
+            Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self,
+            History.self,
             Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
+            Report.self,
             Undo.self, Redo.self, Log.self, Config.self, Check.self,
             Model.self,
         ]
@@ -40,7 +47,9 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            let arguments = argumentsWithSharedOptionsAfterCommand(CommandLine.arguments.dropFirst())
+            let given = try extractingColorChoice(Array(CommandLine.arguments.dropFirst()))
+            if let error = unknownCommand(in: given) { throw error }
+            let arguments = argumentsWithSharedOptionsAfterCommand(given[...])
             var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
             try command.run()
         } catch {
@@ -100,5 +109,5 @@ struct BowTies: ParsableCommand {
     /// Options whose value may be a negative number, declared with
     /// `parsing: .unconditional` so that ArgumentParser takes `-1` as
     /// their value.
-    static let optionsTakingNumbers: Set = ["--rating"]
+    static let optionsTakingNumbers: Set = ["--rating", "--wait", "--photo-threshold", "--cards"]
 }

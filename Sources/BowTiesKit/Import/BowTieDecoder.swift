@@ -199,9 +199,15 @@ struct BowTieDecoder {
     ) {
         if seenUnknownKeys.count < Self.unknownKeysRemembered {
             if seenUnknownKeys.insert(entry.key).inserted {
-                warnings.add(
-                    .unknownKey, at: entry.keyLocation,
-                    "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored")
+                var message = "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored"
+                // A slip of the keyboard or of case (`Rating`) is worth a hint.
+                if entry.key.utf8.count <= 64,
+                    let suggestion = EditDistance.suggestion(
+                        for: entry.key, among: importKeys.map(\.key))
+                {
+                    message += " (did you mean \"\(suggestion)\"?)"
+                }
+                warnings.add(.unknownKey, at: entry.keyLocation, message)
             }
         } else if !seenUnknownKeys.contains(entry.key) {
             warnings.markInexact(.unknownKey)

@@ -9,7 +9,9 @@ import Foundation
 struct CatalogOptions: ParsableArguments {
     /// The options above as they are spelled, and whether each takes a
     /// value: what may be moved from before the command's name to after it.
-    static let names: [String: Bool] = ["--store": true, "--wait": true, "--json": false]
+    static let names: [String: Bool] = [
+        "--store": true, "--wait": true, "--json": false, "--no-pager": false,
+    ]
 
     @Option(
         name: .long,
@@ -20,8 +22,11 @@ struct CatalogOptions: ParsableArguments {
             valueName: "path"))
     var store: String?
 
+    // Unconditional: `--wait -1` must reach validate()'s message, not be
+    // read as an option (see BowTies.optionsTakingNumbers).
     @Option(
         name: .long,
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Wait at most this long for another command that is changing the catalog.",
             discussion: "Without it, a command waits as long as the other one runs (and says who it waits for).",
@@ -30,6 +35,11 @@ struct CatalogOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print JSON for scripts instead of text for people.")
     var json = false
+
+    @Flag(
+        name: .customLong("no-pager"),
+        help: "Print long output directly instead of through $PAGER (default: less -FRX) on a terminal.")
+    var noPager = false
 
     func validate() throws {
         if let store, store.isEmpty {

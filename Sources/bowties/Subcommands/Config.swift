@@ -18,7 +18,9 @@ extension BowTies {
                 history off: nothing can be undone, and a photo no tie uses goes at once.
                 """)
 
-        @Option(help: ArgumentHelp("Store photos larger than this many bytes in files.", valueName: "bytes"))
+        @Option(
+            parsing: .unconditional,
+            help: ArgumentHelp("Store photos larger than this many bytes in files.", valueName: "bytes"))
         var photoThreshold: Int?
 
         @Option(help: ArgumentHelp("Keep this many actions for `bowties undo`.", valueName: "n"))

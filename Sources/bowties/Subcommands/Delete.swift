@@ -20,7 +20,8 @@ extension BowTies {
                 \(QueryArgument.help)
                 """)
 
-        @Argument(help: ArgumentHelp("A KEY, or query terms.", valueName: "key-or-query"))
+        @Argument(
+            help: ArgumentHelp("A KEY, or query terms.", valueName: "key-or-query"), completion: Completions.queryTerms)
         var terms: [String]
 
         @Flag(help: "Delete several ties without asking (needed when standard input is not a terminal).")

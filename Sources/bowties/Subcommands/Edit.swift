@@ -24,7 +24,7 @@ extension BowTies {
                 `bowties photo --set`.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions

@@ -10,7 +10,7 @@ extension BowTies {
             abstract: "Mark a bow tie as a favourite (or not, with --off).",
             discussion: KeyArgument.discussion)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @Flag(help: "Remove the favourite mark instead.")

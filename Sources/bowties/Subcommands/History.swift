@@ -16,12 +16,13 @@ extension BowTies {
                 wears recorded since. Record one with `bowties wear KEY`.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            if !options.json { Pager.start(disabled: options.noPager) }
             let catalog = try options.openCatalog(.readOnly)
             let history = try catalog.history(key)
             if options.json {

@@ -21,6 +21,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            if !options.json { Pager.start(disabled: options.noPager) }
             if options.json {
                 try Output.json(ModelJSON(entities: BowTieModel.entities.map(EntityJSON.init)))
                 return

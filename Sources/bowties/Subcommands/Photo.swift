@@ -21,7 +21,7 @@ extension BowTies {
                 writes nothing. `bowties check --repair` sets such a photo to none.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @Option(
@@ -41,6 +41,11 @@ extension BowTies {
             let chosen = [output != nil, set != nil, remove].filter { $0 }.count
             guard chosen <= 1 else {
                 throw ArgumentParser.ValidationError("Choose one of --output, --set and --remove.")
+            }
+            if output == "-", Terminal.isTerminal(1) {
+                throw ArgumentParser.ValidationError(
+                    "--output - would write the photo's bytes to the terminal: write it to a file with "
+                        + "--output FILE (e.g. --output tie.png), or redirect standard output.")
             }
         }
 

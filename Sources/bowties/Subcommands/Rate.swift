@@ -12,7 +12,7 @@ extension BowTies {
                 + "\n\nA rating outside 0...5 is refused (\"rating is too large.\", code 1610; "
                 + "\"rating is too small.\", 1620) and nothing changes.")
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @Argument(help: ArgumentHelp("The rating, from 0 to 5 (e.g. 4.5).", valueName: "rating"))

@@ -25,7 +25,8 @@ extension BowTies {
 
         @Argument(
             help: ArgumentHelp(
-                "A KEY or query terms, and the changes as field=value.", valueName: "query-or-change"))
+                "A KEY or query terms, and the changes as field=value.", valueName: "query-or-change"),
+            completion: Completions.queryTerms)
         var arguments: [String]
 
         @Option(help: ArgumentHelp("Remove the value of this optional attribute (repeatable).", valueName: "field"))

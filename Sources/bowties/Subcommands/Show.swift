@@ -15,7 +15,7 @@ extension BowTies {
             "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "tintColor", "url", "photoData",
         ]
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions
@@ -41,7 +41,7 @@ extension BowTies {
                 let swatch = Output.swatch(color)
                 Output.line("Colour: \(color.hexString)" + (swatch.isEmpty ? "" : " " + swatch))
             }
-            if let url = tie.url { Output.line("URL: \(url.absoluteString)") }
+            if let url = tie.url { Output.line("URL: \(Output.escaped(url.absoluteString))") }
             Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).joined(separator: ", ")))
             // Attributes this command gives no words of its own, as the
             // declaration names them.

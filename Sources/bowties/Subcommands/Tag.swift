@@ -25,7 +25,8 @@ extension BowTies {
         @Argument(
             help: ArgumentHelp(
                 "KEY then the tags to add (e.g. R formal wedding); or query terms and +tags.",
-                valueName: "key-or-query"))
+                valueName: "key-or-query"),
+            completion: Completions.queryTerms)
         var arguments: [String]
 
         @Flag(help: "Tag several ties without asking (needed when standard input is not a terminal).")
@@ -100,7 +101,8 @@ extension BowTies {
         @Argument(
             parsing: .allUnrecognized,
             help: ArgumentHelp(
-                "KEY then the tags to remove (e.g. R formal); or query terms and -tags.", valueName: "key-or-query"))
+                "KEY then the tags to remove (e.g. R formal); or query terms and -tags.", valueName: "key-or-query"),
+            completion: Completions.searchKeys)
         var arguments: [String] = []
 
         @Flag(help: "Untag several ties without asking (needed when standard input is not a terminal).")

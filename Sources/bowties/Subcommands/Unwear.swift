@@ -17,7 +17,7 @@ extension BowTies {
                 brought are not wears and cannot be removed this way.
                 """)
 
-        @Argument(help: KeyArgument.help)
+        @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
         @OptionGroup var options: CatalogOptions

@@ -25,9 +25,15 @@ enum Output {
         return try encoder.encode(value)
     }
 
-    /// `3.5`, `4`, `4.75`: a rating as written.
+    /// `3.5`, `4`, `4.75`, `3.33` (for 3.333…): a rating for people, with
+    /// at most two decimals. `--json` and `export` keep the exact value.
     static func number(_ value: Double) -> String {
-        AttributeValue.double(value).displayText
+        guard value.isFinite, abs(value) < 1e15 else { return AttributeValue.double(value).displayText }
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var text = String(format: "%.2f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
     }
 
     /// `2014-06-19 18:15:24 UTC`.
@@ -58,47 +64,53 @@ enum Output {
         "\(grouped(value)) \(value == 1 ? singular : plural ?? singular + "s")"
     }
 
-    /// `16,698`.
-    /// `text` with control characters and bidirectional overrides shown
-    /// as escapes (`\n`, `\u{1B}`), so that a value cannot break a line,
-    /// a table or the terminal.
+    /// `text` with control characters and bidirectional controls shown
+    /// as escapes (`\n`, `\e`, `\u{202E}`), so that a value cannot break a
+    /// line, a table or the terminal (``TerminalText/escaped(_:)``).
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isInvisible(scalar): result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        TerminalText.escaped(text)
     }
 
-    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
-    }
-
+    /// `16,698`.
     static func grouped(_ value: Int) -> String {
         value.groupedDigits
     }
 
-    /// Two cells of the colour when colour output is on, else nothing.
-    static func swatch(_ color: Color?) -> String {
-        guard let color, Terminal.colorEnabled else { return "" }
+    /// Two cells of the colour when colour output is on, else nothing:
+    /// 24-bit where the terminal says it can, else the nearest of the
+    /// 256-colour palette (``Terminal/colorDepth``).
+    static func swatch(_ color: Color?, depth: Terminal.ColorDepth = Terminal.colorDepth) -> String {
+        guard let color else { return "" }
         let (r, g, b) = color.rgb8
-        return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
+        switch depth {
+        case .none: return ""
+        case .trueColor: return "\u{1B}[48;2;\(r);\(g);\(b)m  \u{1B}[0m"
+        case .palette256: return "\u{1B}[48;5;\(palette256(red: r, green: g, blue: b))m  \u{1B}[0m"
+        }
     }
 
-    /// `Classic Red Bow Tie (R)`.
+    /// The xterm 256-colour index nearest to a colour: the 6×6×6 cube
+    /// (16–231, levels 0, 95, 135, 175, 215, 255) or the grey ramp
+    /// (232–255, 8 to 238 by 10), whichever is closer.
+    static func palette256(red: Int, green: Int, blue: Int) -> Int {
+        let levels = [0, 95, 135, 175, 215, 255]
+        func cube(_ value: Int) -> Int {
+            levels.indices.min { abs(levels[$0] - value) < abs(levels[$1] - value) } ?? 0
+        }
+        let (r, g, b) = (cube(red), cube(green), cube(blue))
+        let cubeDistance = [(levels[r], red), (levels[g], green), (levels[b], blue)]
+            .reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
+        let average = (red + green + blue) / 3
+        let grey = min(23, max(0, (average - 3) / 10))
+        let greyLevel = 8 + 10 * grey
+        let greyDistance = [red, green, blue].reduce(0) { $0 + (greyLevel - $1) * (greyLevel - $1) }
+        return greyDistance < cubeDistance ? 232 + grey : 16 + 36 * r + 6 * g + b
+    }
+
+    /// `Classic Red Bow Tie (R)`, escaped for the terminal (``escaped(_:)``).
     static func title(_ tie: BowTie) -> String {
-        let name = tie.name ?? tie.id.uuidString
-        return tie.searchKey.map { "\(name) (\($0))" } ?? name
+        let name = escaped(tie.name ?? tie.id.uuidString)
+        return tie.searchKey.map { "\(name) (\(escaped($0)))" } ?? name
     }
 }
 

@@ -38,11 +38,14 @@ final class ProgressLine: Sendable {
             if let last = state.lastDraw, now.timeIntervalSince(last) < 0.2 { return nil }
             state.lastDraw = now
             state.drawn = true
-            return Self.text(label: label, progress: progress, elapsed: elapsed)
+            return Self.text(label: TerminalText.escaped(label), progress: progress, elapsed: elapsed)
         }
         if let line {
-            // Carriage return and erase-line: the display stays on one line.
-            Terminal.standardError.write("\r\u{1B}[2K" + line)
+            // Carriage return and erase-line: the display stays on one line,
+            // cut to the window's width (asked at each draw, so a resize is
+            // followed) so that it never wraps onto a second.
+            let fitted = Self.fitted(line, columns: Terminal.columns(of: 2))
+            Terminal.standardError.write("\r\u{1B}[2K" + fitted)
         }
     }
 
@@ -53,6 +56,24 @@ final class ProgressLine: Sendable {
             return state.drawn
         }
         if drawn { Terminal.standardError.write("\r\u{1B}[2K") }
+    }
+
+    /// `line` cut to fit in one row of `columns` cells, leaving the last
+    /// one free (a terminal wraps when the last column is written), with
+    /// `…` where it was cut. Unchanged when the width is unknown.
+    static func fitted(_ line: String, columns: Int?) -> String {
+        guard let columns, TerminalText.displayWidth(line) > columns - 1 else { return line }
+        let room = columns - 2
+        guard room > 0 else { return "" }
+        var result = ""
+        var width = 0
+        for character in line {
+            let cells = TerminalText.displayWidth(String(character))
+            if width + cells > room { break }
+            result.append(character)
+            width += cells
+        }
+        return result + "…"
     }
 
     /// `Importing big.plist: 412,000 records, 280 MB of 674 MB (41%), 52,000 records/s, about 8 s left`

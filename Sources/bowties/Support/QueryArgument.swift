@@ -8,7 +8,8 @@ import Foundation
 struct QueryArgument: ParsableArguments {
     @Argument(
         help: ArgumentHelp(
-            "Terms that select ties (all of them when none); see QUERIES above.", valueName: "query"))
+            "Terms that select ties (all of them when none); see QUERIES above.", valueName: "query"),
+        completion: Completions.queryTerms)
     var terms: [String] = []
 
     /// Parses the terms for `catalog`.

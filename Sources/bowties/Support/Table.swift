@@ -1,4 +1,10 @@
-/// A plain-text table with columns padded to their widest cell.
+/// A plain-text table with columns padded to their widest cell, measured
+/// in terminal cells (``TerminalText/displayWidth(_:)``): wide characters
+/// take two, combining marks none, colour escapes none.
+///
+/// Cells are printed as given: callers escape text from the catalog
+/// (``TerminalText/escaped(_:)``) before it becomes a cell, so that a
+/// newline or an escape sequence in a name cannot break the table.
 struct Table {
     var header: [String]
     var rows: [[String]]
@@ -21,29 +27,30 @@ struct Table {
     /// pushes the rest of its line to the right), without trailing spaces.
     static func line(_ cells: [String], widths: [Int], rightAligned: Set<Int>) -> String {
         cells.indices.map { column in
-            let padding = String(repeating: " ", count: max(0, widths[column] - visibleWidth(cells[column])))
-            return rightAligned.contains(column) ? padding + cells[column] : cells[column] + padding
+            Self.pad(cells[column], toWidth: widths[column], right: rightAligned.contains(column))
         }
         .joined(separator: "  ")
         .trimmingTrailingSpaces()
     }
 
-    /// Characters that take a cell on screen: ANSI escape sequences take none.
+    /// `cell` padded with spaces to `width` terminal cells: on the left
+    /// when `right` (numbers), else on the right. A cell already as wide
+    /// or wider is returned as it is.
+    ///
+    /// ```swift
+    /// Table.pad("蝶", toWidth: 4, right: false)  // "蝶  "
+    /// Table.pad("42", toWidth: 4, right: true)   // "  42"
+    /// ```
+    static func pad(_ cell: String, toWidth width: Int, right: Bool) -> String {
+        let padding = String(repeating: " ", count: max(0, width - visibleWidth(cell)))
+        return right ? padding + cell : cell + padding
+    }
+
+    /// Cells `text` takes on screen (``TerminalText/displayWidth(_:)``).
     static func visibleWidth(_ text: String) -> Int {
-        // Printable ASCII, the common case: one cell per byte.
+        // Printable ASCII, the common case (a million rows): one cell a byte.
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
-        var width = 0
-        var inEscape = false
-        for scalar in text.unicodeScalars {
-            if inEscape {
-                if scalar == "m" { inEscape = false }
-            } else if scalar == "\u{1B}" {
-                inEscape = true
-            } else if scalar.properties.generalCategory != .nonspacingMark {
-                width += 1
-            }
-        }
-        return width
+        return TerminalText.displayWidth(text)
     }
 }
 

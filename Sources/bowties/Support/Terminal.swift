@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -33,13 +34,74 @@ enum Terminal {
         isatty(descriptor) == 1
     }
 
-    /// Colour on standard output: a terminal, `NO_COLOR` unset or empty,
-    /// and `TERM` not `dumb` (https://no-color.org). Decided once: reading
-    /// the environment builds a dictionary, and the table asks per row.
-    static let colorEnabled: Bool = {
-        let environment = ProcessInfo.processInfo.environment
-        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
-        if environment["TERM"] == "dumb" { return false }
-        return isTerminal(1)
-    }()
+    /// When to colour output: `--color`, as git and ls spell it.
+    enum ColorChoice: String, CaseIterable, Sendable {
+        case auto, always, never
+    }
+
+    /// How many colours the terminal understands.
+    enum ColorDepth: Sendable, Equatable {
+        case none
+        /// xterm's 256-colour palette (`ESC [ 48;5;N m`): nearly every terminal.
+        case palette256
+        /// 24-bit (`ESC [ 48;2;R;G;B m`): only where `COLORTERM` says so.
+        case trueColor
+    }
+
+    /// `--color` as the command line gave it (``CatalogOptions`` sets it
+    /// once, before the command runs).
+    static var colorChoice: ColorChoice {
+        get { chosenColor.withLock { $0.choice } }
+        set { chosenColor.withLock { $0 = (newValue, nil) } }
+    }
+    /// The choice, and the depth it gives once asked: decided once, since
+    /// reading the environment builds a dictionary and a table asks per row.
+    private static let chosenColor = Mutex<(choice: ColorChoice, depth: ColorDepth?)>((.auto, nil))
+
+    /// Colour on standard output: see ``colorDepth(choice:environment:isTerminal:)``.
+    static var colorDepth: ColorDepth {
+        chosenColor.withLock { state in
+            if let depth = state.depth { return depth }
+            let depth = colorDepth(
+                choice: state.choice, environment: ProcessInfo.processInfo.environment, isTerminal: isTerminal(1))
+            state.depth = depth
+            return depth
+        }
+    }
+
+    static var colorEnabled: Bool { colorDepth != .none }
+
+    /// The colours to use (https://no-color.org, and the conventions of
+    /// git and ls):
+    /// - `--color never`: none; `--color always`: colour, even when piped
+    ///   and whatever `NO_COLOR` says (an explicit choice wins);
+    /// - `auto`: none when `NO_COLOR` is set and not empty, when `TERM` is
+    ///   `dumb`, or when standard output is not a terminal unless
+    ///   `CLICOLOR_FORCE` is set (not `0`).
+    /// - 24-bit only when `COLORTERM` is `truecolor` or `24bit`, the one sign
+    ///   a terminal gives of it; else the 256-colour palette.
+    static func colorDepth(choice: ColorChoice, environment: [String: String], isTerminal: Bool) -> ColorDepth {
+        switch choice {
+        case .never:
+            return .none
+        case .auto:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
+            if environment["TERM"] == "dumb" { return .none }
+            let forced = environment["CLICOLOR_FORCE"].map { !$0.isEmpty && $0 != "0" } ?? false
+            guard isTerminal || forced else { return .none }
+        case .always:
+            break
+        }
+        let colorTerm = environment["COLORTERM"]?.lowercased()
+        return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .palette256
+    }
+
+    /// Columns of the terminal on `descriptor` (`TIOCGWINSZ`), asked anew
+    /// at each call so that a resized window (SIGWINCH) is followed; nil
+    /// when it is not a terminal or does not say.
+    static func columns(of descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
 }
