@@ -84,7 +84,8 @@ struct BowTieDecoder {
     /// Owned to-many relationships read as arrays of objects (`wears`),
     /// keyed by relationship name; their position in ``importKeys`` is
     /// offset by the attributes and named relationships.
-    private let ownedRelationships: [(relationship: RelationshipDescription, destination: EntityDescription)]
+    private let ownedRelationships:
+        [(relationship: RelationshipDescription, destination: EntityDescription, inverse: String)]
     /// Each attribute's type, by position (reading it from the
     /// declaration would copy the declaration for every value).
     private let types: [AttributeType]
@@ -122,7 +123,7 @@ struct BowTieDecoder {
             importKeys.append((key.utf8.count, key, entity.attributes.count + named.count))
             named.append(relationship.name)
         }
-        var owned: [(relationship: RelationshipDescription, destination: EntityDescription)] = []
+        var owned: [(relationship: RelationshipDescription, destination: EntityDescription, inverse: String)] = []
         for relationship in entity.relationships where relationship.importKey == nil && relationship.isToMany {
             // Objects that belong to the record (the inverse is a to-one
             // and a delete cascades): given in full, under the
@@ -132,7 +133,7 @@ struct BowTieDecoder {
             else { continue }
             importKeys.append(
                 (relationship.name.utf8.count, relationship.name, entity.attributes.count + named.count + owned.count))
-            owned.append((relationship, destination))
+            owned.append((relationship, destination, inverse.name))
         }
         ownedRelationships = owned
         self.importKeys = importKeys
@@ -181,6 +182,9 @@ struct BowTieDecoder {
         var names: [String: [String]] = [:]
         var photo: (source: PhotoSource, key: String, location: SourceLocation)?
         var children: [String: [Record]]?
+        /// Each owned object's relationship, place in the file and key,
+        /// for validating it once the record's id is known.
+        var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
@@ -189,14 +193,16 @@ struct BowTieDecoder {
                 continue
             }
             if index >= attributeCount + namedRelationships.count {
-                let owned = ownedRelationships[index - attributeCount - namedRelationships.count]
+                let position = index - attributeCount - namedRelationships.count
+                let owned = ownedRelationships[position]
                 let objects = try self.children(of: entry, owned.destination, warnings: &warnings) {
                     location, field, message in
                     ImportError(
                         location: location, recordNumber: number, record: label(),
                         field: field.map { "\(entry.key).\($0)" } ?? entry.key, message: message)
                 }
-                children = (children ?? [:]).merging([owned.relationship.name: objects]) { $1 }
+                children = (children ?? [:]).merging([owned.relationship.name: objects.map(\.0)]) { $1 }
+                unvalidated.append(contentsOf: objects.map { (position, $0.1, entry.key) })
                 continue
             }
             if index >= attributeCount {
@@ -244,6 +250,29 @@ struct BowTieDecoder {
         }
         var record = Record(entity: entity, values: values)
         record.names = names
+        if var given = children {
+            // Validated with their link to the record set, as stored.
+            var counters: [String: Int] = [:]
+            for (position, location, key) in unvalidated {
+                let owned = ownedRelationships[position]
+                let name = owned.relationship.name
+                let slot = counters[name, default: 0]
+                counters[name] = slot + 1
+                guard var object = given[name]?[slot] else { continue }
+                object.setLink(owned.inverse, to: idSlot.flatMap { values[$0] })
+                do {
+                    try owned.destination.validate(object)
+                } catch var error as ValidationError {
+                    error.record = nil
+                    throw ImportError(
+                        location: location, recordNumber: number, record: label(),
+                        field: error.errors.isEmpty ? error.attribute.map { "\(key).\($0)" } ?? key : key,
+                        message: error.description, validation: error)
+                }
+                given[name]?[slot] = object
+            }
+            children = given
+        }
         return DecodedRecord(
             tie: BowTie(record: record), photo: photo, children: children, location: item.location,
             present: present)
@@ -290,11 +319,11 @@ struct BowTieDecoder {
         of entry: PropertyListDictionary.Entry, _ destination: EntityDescription,
         warnings: inout ImportWarningLog,
         failure: (SourceLocation, String?, String) -> ImportError
-    ) throws -> [Record] {
+    ) throws -> [(Record, SourceLocation)] {
         guard case .array(let items) = entry.item.value else {
             throw failure(entry.item.location, nil, "expected an array of objects, found \(entry.item.value.elementName)")
         }
-        var records: [Record] = []
+        var records: [(Record, SourceLocation)] = []
         records.reserveCapacity(items.count)
         for element in items {
             guard case .dictionary(let object) = element.value else {
@@ -315,13 +344,7 @@ struct BowTieDecoder {
                     throw failure(member.item.location, member.key, error.message)
                 }
             }
-            do {
-                try destination.validate(record)
-            } catch var error as ValidationError {
-                error.record = nil
-                throw failure(element.location, error.errors.isEmpty ? error.attribute : nil, error.description)
-            }
-            records.append(record)
+            records.append((record, element.location))
         }
         return records
     }
