@@ -390,6 +390,15 @@ private struct RecordImporter {
             for (name, names) in previous.record.names where tie.record.names[name] == nil {
                 tie.record.names[name] = names
             }
+            // A file without the history (an export's CSV) gives the
+            // totals: one equal to the stored total means the stored
+            // baseline, so that an export imported back changes nothing.
+            for index in baselines.indices
+            where codec.entity.attributes[index].derivation != nil && record.gives(index) && record.children == nil
+                && Self.sameToTheSecond(tie.record.values[index], previous.record.values[index])
+            {
+                tie.record.values[index] = baselines[index]
+            }
             var candidate = tie
             switch resolved {
             case .keep: candidate.photo = previous.photo
@@ -432,6 +441,15 @@ private struct RecordImporter {
             report.photos += 1
             if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
         }
+    }
+
+    /// Equal, dates to the whole second: files write dates in whole
+    /// seconds, and a wear's date has a fraction.
+    private static func sameToTheSecond(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
+        if case .date(let first)? = a, case .date(let second)? = b {
+            return first.timeIntervalSince1970.rounded(.down) == second.timeIntervalSince1970.rounded(.down)
+        }
+        return a == b
     }
 
     /// The photo an image name refers to: resolved, read, hashed and
