@@ -163,7 +163,7 @@ struct ImportFormatTests {
     static let badInputs: [BadInput] = [
         BadInput(
             name: "bad.json", text: "[\n  {\"name\": \"A\", \"searchKey\": \"A\"},\n  {\"name\": \"B\" \"searchKey\": \"B\"}\n]\n",
-            error: "bad.json:3:17: expected , or } in the object, found '\"'"),
+            error: "bad.json:3:16: expected , or } in the object, found '\"'"),
         BadInput(
             name: "type.json", text: "[{\"name\": \"A\", \"searchKey\": \"A\", \"rating\": \"high\"}]",
             error: "type.json:1:44: record 1 (A \"A\"), rating: expected <real> or <integer>, found <string>"),
