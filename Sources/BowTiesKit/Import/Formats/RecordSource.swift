@@ -97,7 +97,8 @@ final class CSVRecordSource: RecordSource {
             for field in header {
                 guard seen.insert(field.text).inserted else {
                     throw PropertyListError(
-                        .duplicateKey, "the header names the column \"\(field.text)\" twice", at: field.location)
+                        .duplicateKey, "duplicate key \"\(field.text)\": the header names the column twice",
+                        at: field.location)
                 }
                 columns.append(byName[field.text] ?? .key(field.text))
             }
