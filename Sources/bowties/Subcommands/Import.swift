@@ -22,7 +22,7 @@ extension BowTies {
                 imageName (a file in --images), photo as bytes (<data>, or Base64 text), or \
                 photo as an export's description {"sha256": ...} (CSV: photoSHA256), which \
                 means the photo this catalog already holds with that hash (a warning when it \
-                holds none). JSON null or an empty CSV cell means no value.
+                holds none). JSON null or an empty CSV cell is the same as leaving the key out.
 
                 Records are matched by id: ties already in the catalog are left as they are \
                 (what you wore and rated is kept) unless you pass --update. A record without an \
