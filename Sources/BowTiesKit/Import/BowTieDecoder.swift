@@ -289,8 +289,8 @@ struct BowTieDecoder {
         case .data(let bytes) where !isName:
             return .inline(bytes)
         case .string(let text) where !isName:
-            guard let bytes = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw DecodingFailure(message: "the photo is not valid Base64")
+            guard let bytes = Data(base64Encoded: text) else {
+                throw DecodingFailure(message: "the photo is not Base64 (an image file name goes under imageName)")
             }
             return .inline(bytes)
         case .dictionary(let description) where !isName:
