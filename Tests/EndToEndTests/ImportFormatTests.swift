@@ -140,6 +140,49 @@ struct ImportFormatTests {
         #expect(try bowties.run("history", "R").stdout == history.stdout)
     }
 
+    @Test("an XML plist with <data> photo and wears, and a CSV with a Base64 photo column, come back whole")
+    func plistAndCSVInline() throws {
+        let bowties = try BowTiesRunner()
+        let photo = try Data(contentsOf: BowTiesRunner.sampleImagesURL.appendingPathComponent("blue.png"))
+        let plist = try bowties.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <array>
+            \t<dict>
+            \t\t<key>name</key><string>Midnight Blue Silk</string>
+            \t\t<key>searchKey</key><string>B</string>
+            \t\t<key>timesWorn</key><integer>3</integer>
+            \t\t<key>photo</key><data>\(photo.base64EncodedString())</data>
+            \t\t<key>wears</key>
+            \t\t<array>
+            \t\t\t<dict><key>date</key><date>2014-06-21T20:00:00Z</date><key>note</key><string>opera</string></dict>
+            \t\t</array>
+            \t</dict>
+            </array>
+            </plist>
+
+            """, to: "ties.plist")
+        let result = try bowties.run("import", plist.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("added 1, updated 0, unchanged 0"), "\(result)")
+        let history = try bowties.run("history", "B")
+        #expect(history.stdout.contains("3 times worn: 1 recorded, 2 before the history began"), "\(history)")
+        #expect(history.stdout.contains("opera"), "\(history)")
+        let saved = bowties.directory.appendingPathComponent("b.png")
+        #expect(try bowties.run("photo", "B", "--output", saved.path).status == 0)
+        #expect(try Data(contentsOf: saved) == photo)
+
+        let csv = try bowties.write(
+            "name,searchKey,photo,tags\r\nRed,R,\(photo.base64EncodedString()),\"formal, silk\"\r\n", to: "ties.csv")
+        let second = try bowties.run("import", csv.path)
+        #expect(second.stdout.contains("added 1, updated 0, unchanged 0"), "\(second)")
+        let red = bowties.directory.appendingPathComponent("r.png")
+        #expect(try bowties.run("photo", "R", "--output", red.path).status == 0)
+        #expect(try Data(contentsOf: red) == photo)
+        #expect(try bowties.run("show", "R").stdout.contains("Tags: formal, silk"))
+    }
+
     @Test("a count smaller than the history it lists is refused, located")
     func countBelowHistory() throws {
         let bowties = try BowTiesRunner()
