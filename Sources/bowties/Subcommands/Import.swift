@@ -18,7 +18,8 @@ extension BowTies {
                 Keys (or columns): id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, \
                 url, tintColor (#RRGGBB, or a plist <dict> of red, green, blue), tags (an array \
                 of names; in CSV, names separated by commas), wears (an array of {date, note}: \
-                the wear history; timesWorn and lastWorn then count it), and the photo: \
+                the wear history; timesWorn and lastWorn then count it, and with --update it \
+                replaces the stored history), and the photo: \
                 imageName (a file in --images), photo as bytes (<data>, or Base64 text), or \
                 photo as an export's description {"sha256": ...} (CSV: photoSHA256), which \
                 means the photo this catalog already holds with that hash (a warning when it \
@@ -31,7 +32,8 @@ extension BowTies {
                 The import is all or nothing: one invalid record stops it with its location \
                 (file:line:column, or file: byte N in a binary property list) and nothing is \
                 written. Photos named by imageName are read from --images \
-                (default: Images/ beside FILE), as written or with .png added.
+                (default: Images/ beside FILE, or in the current folder for -), as written or \
+                with .png added.
                 """)
 
         @Argument(help: "The file to import, - for standard input (default: the sample data).", completion: .file())
