@@ -209,7 +209,7 @@ struct ImportFormatTests {
             error: "bad.json:3:16: expected , or } in the object, found '\"'"),
         BadInput(
             name: "type.json", text: "[{\"name\": \"A\", \"searchKey\": \"A\", \"rating\": \"high\"}]",
-            error: "type.json:1:44: record 1 (A \"A\"), rating: expected <real> or <integer>, found <string>"),
+            error: "type.json:1:44: record 1 (A \"A\"), rating: expected a number, found a string"),
         BadInput(
             name: "date.jsonl", text: "{\"name\": \"A\"}\n{\"name\": \"B\", \"lastWorn\": \"yesterday\"}\n",
             error: "date.jsonl:2:27: record 2 (\"B\"), lastWorn: \"yesterday\" is not a date"),

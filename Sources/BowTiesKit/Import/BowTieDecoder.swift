@@ -46,7 +46,8 @@ struct DecodedRecord {
 }
 
 /// How an import file writes scalar values: what the decoder accepts
-/// besides the property-list element of each type.
+/// besides the property-list element of each type, and how its messages
+/// name values.
 enum ValueSyntax: Sendable {
     /// XML or binary property lists: typed elements; dates as `<date>`.
     case propertyList
@@ -54,6 +55,25 @@ enum ValueSyntax: Sendable {
     case json
     /// CSV: every value is text, read by the attribute's type.
     case text
+
+    /// A value as the file's format calls it: `<string>` in a property
+    /// list, `a string` in JSON.
+    func name(of value: PropertyListValue) -> String {
+        guard self != .propertyList else { return value.elementName }
+        switch value {
+        case .string: return self == .text ? "text" : "a string"
+        case .integer: return "an integer"
+        case .real: return "a number"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .date: return "a date"
+        case .data: return "data"
+        case .array: return "an array"
+        case .dictionary: return "an object"
+        }
+    }
+
+    /// A string, as the format calls it.
+    var string: String { self == .propertyList ? "<string>" : "a string" }
 }
 
 /// Turns one `<dict>` of a property list into a ``Record`` of an entity
@@ -156,8 +176,8 @@ struct BowTieDecoder {
         guard case .dictionary(let dictionary) = item.value else {
             throw ImportError(
                 location: item.location, recordNumber: number,
-                message: "expected a <dict> for each \(entity.name == "BowTie" ? "bow tie" : entity.name), "
-                    + "found \(item.value.elementName)")
+                message: "expected \(syntax == .json ? "an object" : "a <dict>") for each "
+                    + "\(entity.name == "BowTie" ? "bow tie" : entity.name), found \(syntax.name(of: item.value))")
         }
         let entity = entity
         let keySlot = keySlot
@@ -206,7 +226,7 @@ struct BowTieDecoder {
                 continue
             }
             if index >= attributeCount {
-                names[namedRelationships[index - attributeCount]] = try Self.names(of: entry) { location, message in
+                names[namedRelationships[index - attributeCount]] = try Self.names(of: entry, syntax) { location, message in
                     ImportError(
                         location: location, recordNumber: number, record: label(), field: entry.key, message: message)
                 }
@@ -217,7 +237,7 @@ struct BowTieDecoder {
                 do {
                     let isName = entry.key == entity.attributes[index].importKey
                         && entity.attributes[index].importKey != entity.attributes[index].exportName
-                    photo = (try Self.photo(of: entry.item, isName: isName), entry.key, entry.item.location)
+                    photo = (try Self.photo(of: entry.item, isName: isName, syntax), entry.key, entry.item.location)
                 } catch let error as DecodingFailure {
                     throw failure(entry, error.message)
                 }
@@ -282,7 +302,7 @@ struct BowTieDecoder {
     /// file name; under the export name (`photo`), the bytes (`<data>` or
     /// Base64 text) or an export's description of them (a `<dict>` or
     /// object with a `sha256`).
-    private static func photo(of item: PropertyListItem, isName: Bool) throws -> PhotoSource {
+    private static func photo(of item: PropertyListItem, isName: Bool, _ syntax: ValueSyntax) throws -> PhotoSource {
         switch item.value {
         case .string(let name) where isName:
             return .name(name)
@@ -306,9 +326,9 @@ struct BowTieDecoder {
         default:
             throw DecodingFailure(
                 message: isName
-                    ? "expected <string> (an image file name), found \(item.value.elementName)"
+                    ? "expected \(syntax.string) (an image file name), found \(syntax.name(of: item.value))"
                     : "expected the photo's bytes (<data> or Base64 text) or its description "
-                        + "(an object with its sha256), found \(item.value.elementName)")
+                        + "(an object with its sha256), found \(syntax.name(of: item.value))")
         }
     }
 
@@ -321,13 +341,15 @@ struct BowTieDecoder {
         failure: (SourceLocation, String?, String) -> ImportError
     ) throws -> [(Record, SourceLocation)] {
         guard case .array(let items) = entry.item.value else {
-            throw failure(entry.item.location, nil, "expected an array of objects, found \(entry.item.value.elementName)")
+            throw failure(
+                entry.item.location, nil, "expected an array of objects, found \(syntax.name(of: entry.item.value))")
         }
         var records: [(Record, SourceLocation)] = []
         records.reserveCapacity(items.count)
         for element in items {
             guard case .dictionary(let object) = element.value else {
-                throw failure(element.location, nil, "expected an object in the array, found \(element.value.elementName)")
+                throw failure(
+                    element.location, nil, "expected an object in the array, found \(syntax.name(of: element.value))")
             }
             var record = Record(entity: destination)
             for member in object.entries {
@@ -352,17 +374,19 @@ struct BowTieDecoder {
     /// An `<array>` of `<string>` names, trimmed; the names themselves
     /// are validated when their objects are found or made.
     private static func names(
-        of entry: PropertyListDictionary.Entry, failure: (SourceLocation, String) -> ImportError
+        of entry: PropertyListDictionary.Entry, _ syntax: ValueSyntax,
+        failure: (SourceLocation, String) -> ImportError
     ) throws -> [String] {
         guard case .array(let items) = entry.item.value else {
-            throw failure(
-                entry.item.location, "expected an <array> of <string>, found \(entry.item.value.elementName)")
+            let expected = syntax == .propertyList ? "an <array> of <string>" : "an array of strings"
+            throw failure(entry.item.location, "expected \(expected), found \(syntax.name(of: entry.item.value))")
         }
         var names: [String] = []
         for element in items {
             guard case .string(let name) = element.value else {
                 throw failure(
-                    element.location, "expected <string> in the \(entry.key) array, found \(element.value.elementName)")
+                    element.location,
+                    "expected \(syntax.string) in the \(entry.key) array, found \(syntax.name(of: element.value))")
             }
             names.append(name.trimmingCharacters(in: .whitespaces))
         }
@@ -397,7 +421,10 @@ struct BowTieDecoder {
         of item: PropertyListItem, for type: AttributeType, syntax: ValueSyntax
     ) throws -> AttributeValue {
         func wrongType() -> DecodingFailure {
-            DecodingFailure(message: "expected \(expectedElements(type)), found \(item.value.elementName)")
+            DecodingFailure(
+                message: syntax == .propertyList
+                    ? "expected \(expectedElements(type)), found \(item.value.elementName)"
+                    : "expected \(expectedJSON(type)), found \(syntax.name(of: item.value))")
         }
         if syntax != .propertyList, case .string(let text) = item.value {
             // JSON writes dates as text; CSV writes everything as text.
@@ -473,6 +500,20 @@ struct BowTieDecoder {
             return .color(color)
         default:
             throw wrongType()
+        }
+    }
+
+    /// What JSON (or CSV) must give for `type`.
+    private static func expectedJSON(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .uri: "a string"
+        case .uuid: "a string holding a UUID"
+        case .double: "a number"
+        case .integer32: "an integer"
+        case .boolean: "true or false"
+        case .date: "an ISO 8601 date string"
+        case .transformable: "a \"#RRGGBB\" string"
+        case .binaryData: "Base64 text"
         }
     }
 
