@@ -4,7 +4,7 @@
 //
 // Layers, bottom up:
 //   CLibXML2      system library: module map and shim for libxml2 (C stays here)
-//   PropertyList  streaming XML and binary property-list readers; knows nothing of bow ties
+//   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
 import PackageDescription

@@ -4,8 +4,9 @@ import Foundation
 /// the same ``PropertyListItem`` values as the XML ``PropertyListReader``.
 ///
 /// A binary property list is random access: its trailer, at the end of the
-/// file, says where every object is. The reader holds the file's bytes
-/// (memory in proportion to the file, as for any bplist reader) and builds
+/// file, says where every object is. The reader maps the file (its pages
+/// are given back every few thousand records, so memory stays flat
+/// whatever the file's size) and builds
 /// values only when asked: a root array one element at a time with
 /// ``next()``, as the XML reader streams, or the whole root with
 /// ``readRoot()``.
@@ -48,6 +49,10 @@ import Foundation
 public final class BinaryPropertyListReader {
     /// How deeply arrays and dictionaries may nest: the XML reader's limit.
     public static let maximumDepth = PropertyListReader.maximumDepth
+
+    /// How many root elements are read between two releases of the
+    /// mapped file's resident pages.
+    static let recordsBetweenReleases = 4096
 
     /// Whether the root object is an array (or a set), whose elements
     /// ``next()`` returns one at a time.
@@ -100,10 +105,15 @@ public final class BinaryPropertyListReader {
         guard url.isFileURL else {
             throw PropertyListError(.unreadable, "not a file URL: \(url)", file: name)
         }
-        let bytes: [UInt8]
-        do {
+        let region: ByteRegion
+        do throws(OpenFile.Failure) {
             let file = try OpenFile(path: url.path)
-            bytes = try file.prefix(file.size)
+            // Mapped, not read: memory stays flat however large the file.
+            if let mapped = ByteRegion(mapping: file.descriptor, size: file.size) {
+                region = mapped
+            } else {
+                region = ByteRegion(copying: try file.prefix(file.size))
+            }
         } catch {
             switch error {
             case .notFound(let reason):
@@ -112,7 +122,7 @@ public final class BinaryPropertyListReader {
                 throw PropertyListError(.unreadable, "cannot read file: \(reason)", file: name)
             }
         }
-        try self.init(bytes: bytes, displayName: name)
+        try self.init(region: region, displayName: name)
     }
 
     /// Reads a binary property list held in memory and checks its trailer.
@@ -123,11 +133,12 @@ public final class BinaryPropertyListReader {
     /// - Throws: ``PropertyListError`` when the header or trailer is not
     ///   that of a binary property list.
     public convenience init(data: Data, displayName: String) throws(PropertyListError) {
-        try self.init(bytes: [UInt8](data), displayName: displayName)
+        try self.init(region: ByteRegion(copying: data), displayName: displayName)
     }
 
-    private init(bytes: [UInt8], displayName: String) throws(PropertyListError) {
-        var table = try BinaryObjectTable(bytes: bytes, file: displayName)
+    private init(region: ByteRegion, displayName: String) throws(PropertyListError) {
+        let bytes = region.bytes
+        var table = try BinaryObjectTable(region: region, file: displayName)
         let offset = try table.offset(ofObject: table.topObject)
         rootLocation = table.location(offset)
         let marker = bytes[offset] >> 4
@@ -178,6 +189,10 @@ public final class BinaryPropertyListReader {
             let item = try decode(
                 object: reference, enclosingDepth: 1, path: [container.offset], announced: true)
             state = .streaming(container, position: position + 1)
+            if (position + 1) % Self.recordsBetweenReleases == 0 {
+                // The pages read so far go back to the page cache.
+                table.region.releaseResidentPages()
+            }
             return item
         case .finished:
             return nil

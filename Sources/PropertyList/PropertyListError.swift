@@ -45,8 +45,12 @@ public struct PropertyListError: Error, Sendable, CustomStringConvertible {
         /// A scalar whose text cannot be read as its type: `<integer>12x`,
         /// a date that is not `YYYY-MM-DDTHH:MM:SSZ`, invalid Base64...
         case invalidValue
-        /// A `<dict>` repeats a key.
+        /// A `<dict>` (or JSON object) repeats a key.
         case duplicateKey
+        /// JSON, JSON Lines or CSV that breaks its grammar: a missing
+        /// comma or quote, a bad escape, invalid UTF-8, a NUL, a value or
+        /// row larger than the readers' limits, or a truncated document.
+        case malformedText
     }
 
     /// What went wrong.

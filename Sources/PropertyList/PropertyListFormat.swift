@@ -49,4 +49,27 @@ public enum PropertyListFormat: Sendable, Hashable {
         }
         return .unknown
     }
+
+    /// The first `count` bytes of the regular file at `url`, and its size,
+    /// read without blocking (a FIFO is refused, not waited on): what a
+    /// caller looks at to choose a reader.
+    ///
+    /// - Throws: ``PropertyListError/Kind/fileNotFound`` or
+    ///   ``PropertyListError/Kind/unreadable`` (a directory, a device, no
+    ///   permission).
+    public static func prefix(of url: URL, count: Int, displayName: String) throws(PropertyListError)
+        -> (bytes: [UInt8], size: Int)
+    {
+        do {
+            let file = try OpenFile(path: url.path)
+            return (try file.prefix(count), file.size)
+        } catch {
+            switch error {
+            case .notFound(let reason):
+                throw PropertyListError(.fileNotFound, "cannot open file: \(reason)", file: displayName)
+            case .unreadable(let reason):
+                throw PropertyListError(.unreadable, "cannot read file: \(reason)", file: displayName)
+            }
+        }
+    }
 }

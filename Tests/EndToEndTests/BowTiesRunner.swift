@@ -91,8 +91,11 @@ final class BowTiesRunner {
         try run(arguments: arguments, environment: overrides)
     }
 
+    /// - Parameter input: A file to give as standard input (default: none).
     @discardableResult
-    func run(arguments: [String], environment overrides: [String: String?] = [:]) throws -> BowTiesResult {
+    func run(arguments: [String], environment overrides: [String: String?] = [:], input: URL? = nil) throws
+        -> BowTiesResult
+    {
         let id = UUID().uuidString
         let stdoutURL = directory.appendingPathComponent(".stdout-\(id)")
         let stderrURL = directory.appendingPathComponent(".stderr-\(id)")
@@ -117,7 +120,9 @@ final class BowTiesRunner {
         }
         process.environment = environment
         process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
+        let inputHandle = try input.map { try FileHandle(forReadingFrom: $0) }
+        defer { try? inputHandle?.close() }
+        process.standardInput = inputHandle ?? FileHandle.nullDevice
         process.standardOutput = stdoutHandle
         process.standardError = stderrHandle
         try process.run()

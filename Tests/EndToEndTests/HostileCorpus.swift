@@ -114,6 +114,14 @@ struct HostileCase: Decodable, Sendable, CustomTestStringConvertible {
         case fifoInput
         /// An image name of 5,000 bytes.
         case longImageName
+        /// 10,000 nested JSON arrays in a record.
+        case jsonNesting10000
+        /// A 50 MiB JSON string as the name.
+        case jsonString50MiB
+        /// A 50 MiB CSV field as the name.
+        case csvField50MiB
+        /// A rating of a million digits, in JSON.
+        case jsonNumber1MiB
     }
 
     struct AfterCheck: Decodable, Sendable {
@@ -145,6 +153,14 @@ enum CodeCheck {
         case "invalidValue": return stderr.contains(": invalid ") || stderr.contains(" must be ")
         case "unreadable": return stderr.contains(": cannot read file: ")
         case "ImportError": return stderr.contains(": record ")
+        case "malformedBinary":
+            return stderr.contains(": byte ")
+                && ["cycle", "outside", "offset", "trailer", "reference", "count"].contains(where: stderr.contains)
+        case "malformedText":
+            return [
+                "the file ends", "invalid UTF-8", "NUL ", "lone surrogate", "out of range", "expected ",
+                "the row has", "longer than", "quote", "null is not",
+            ].contains(where: stderr.contains)
         default: return nil
         }
     }
@@ -356,6 +372,23 @@ final class HostileWorkspace {
                     + String(repeating: "a", count: 5_000) + "</string>\n" + end)
         case .fifoInput:
             break
+        case .jsonNesting10000:
+            try write("[{\"tags\": ")
+            try repeated("[", totalBytes: 10_000)
+            try repeated("]", totalBytes: 10_000)
+            try write("}]\n")
+        case .jsonString50MiB:
+            try write("[{\"name\": \"")
+            try repeated("A", totalBytes: 50 << 20)
+            try write("\", \"searchKey\": \"H\"}]\n")
+        case .csvField50MiB:
+            try write("name,searchKey\r\n")
+            try repeated("A", totalBytes: 50 << 20)
+            try write(",H\r\n")
+        case .jsonNumber1MiB:
+            try write("[{\"name\": \"Hostile Tie\", \"searchKey\": \"H\", \"rating\": ")
+            try repeated("9", totalBytes: 1 << 20)
+            try write("}]\n")
         }
     }
 

@@ -71,7 +71,9 @@ struct HostileInputTests {
         #expect(Set(names).count == names.count, "duplicate case names")
 
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: try HostileCorpus.folderURL().path)
-            .filter { $0.hasSuffix(".plist") }
+            .filter { name in
+                name != "manifest.json" && [".plist", ".json", ".jsonl", ".csv"].contains(where: name.hasSuffix)
+            }
         let used = manifest.cases.compactMap(\.fixture)
         #expect(Set(fixtures) == Set(used), "fixtures without a case or cases without a fixture")
         for hostile in manifest.cases {

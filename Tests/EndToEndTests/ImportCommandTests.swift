@@ -143,14 +143,15 @@ struct ImportCommandTests {
         #expect(try bowties.tieCount() == 0)
     }
 
-    @Test("a binary property list is named as such, exit 65")
+    @Test("a broken binary property list is refused with its byte offset, exit 65")
     func binaryPlist() throws {
         let bowties = try BowTiesRunner()
         let file = bowties.directory.appendingPathComponent("Binary.plist")
         try Data("bplist00\u{D0}\u{08}\u{00}\u{00}".utf8).write(to: file)
         let result = try bowties.run("import", file.path)
         #expect(result.status == 65, "\(result)")
-        #expect(result.stderr.contains("binary property lists are not supported"), "\(result)")
+        #expect(result.stderr.hasPrefix("bowties: error: Binary.plist: byte "), "\(result)")
+        #expect(try bowties.tieCount() == 0)
     }
 
     @Test("an XML external entity is refused and the file it names is never read")

@@ -112,7 +112,7 @@ struct FuzzCorpusTests {
                 mayLackLocation = true
             case .forbiddenDeclaration:
                 mayLackLocation = error.message.hasPrefix("documents with an internal DTD subset")
-            case .unexpectedElement, .invalidValue, .duplicateKey, .malformedBinary:
+            case .unexpectedElement, .invalidValue, .duplicateKey, .malformedBinary, .malformedText:
                 mayLackLocation = false
             }
             #expect(mayLackLocation, "\(name): unlocated error \(error)")

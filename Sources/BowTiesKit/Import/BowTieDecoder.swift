@@ -2,11 +2,27 @@ import Crypto
 import Foundation
 import PropertyList
 
-/// A record read from a property list, validated, not yet stored.
+/// Where a record's photo comes from.
+enum PhotoSource {
+    /// A file name in the images folder (`imageName`).
+    case name(String)
+    /// The bytes themselves (`<data>`, or Base64 text in JSON and CSV).
+    case inline(Data)
+    /// "The photo with this SHA-256" (an export's `--photos hash`): the
+    /// catalog must hold it already.
+    case hash(String)
+}
+
+/// A record read from an import file, validated, not yet stored.
 struct DecodedRecord {
     var tie: BowTie
-    /// The `imageName` as written, with where it was written.
-    var imageName: (name: String, location: SourceLocation)?
+    /// The photo as given (an image name, bytes or a hash), with the key
+    /// it was given under and where.
+    var photo: (source: PhotoSource, key: String, location: SourceLocation)?
+    /// The objects of owned to-many relationships the record gives
+    /// (`wears`), validated, their link to the record not yet set; by
+    /// relationship name. Nil when the record gives none.
+    var children: [String: [Record]]?
     /// Where the record's `<dict>` starts.
     var location: SourceLocation
     /// Which attributes the `<dict>` gives a value for, a bit per
@@ -21,6 +37,43 @@ struct DecodedRecord {
     func gives(_ index: Int) -> Bool {
         index >= 64 || present & (1 << UInt64(index)) != 0
     }
+
+    /// The `imageName` as written, with where it was written.
+    var imageName: (name: String, location: SourceLocation)? {
+        guard let photo, case .name(let name) = photo.source else { return nil }
+        return (name, photo.location)
+    }
+}
+
+/// How an import file writes scalar values: what the decoder accepts
+/// besides the property-list element of each type, and how its messages
+/// name values.
+enum ValueSyntax: Sendable {
+    /// XML or binary property lists: typed elements; dates as `<date>`.
+    case propertyList
+    /// JSON: typed numbers and booleans; dates as ISO 8601 strings.
+    case json
+    /// CSV: every value is text, read by the attribute's type.
+    case text
+
+    /// A value as the file's format calls it: `<string>` in a property
+    /// list, `a string` in JSON.
+    func name(of value: PropertyListValue) -> String {
+        guard self != .propertyList else { return value.elementName }
+        switch value {
+        case .string: return self == .text ? "text" : "a string"
+        case .integer: return "an integer"
+        case .real: return "a number"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .date: return "a date"
+        case .data: return "data"
+        case .array: return "an array"
+        case .dictionary: return "an object"
+        }
+    }
+
+    /// A string, as the format calls it.
+    var string: String { self == .propertyList ? "<string>" : "a string" }
 }
 
 /// Turns one `<dict>` of a property list into a ``Record`` of an entity
@@ -46,6 +99,13 @@ struct BowTieDecoder {
     /// dozen short keys. Relationships read by name follow, their position
     /// offset by the number of attributes.
     private let importKeys: [(length: Int, key: String, index: Int)]
+    /// What scalar values look like in the file.
+    let syntax: ValueSyntax
+    /// Owned to-many relationships read as arrays of objects (`wears`),
+    /// keyed by relationship name; their position in ``importKeys`` is
+    /// offset by the attributes and named relationships.
+    private let ownedRelationships:
+        [(relationship: RelationshipDescription, destination: EntityDescription, inverse: String)]
     /// Each attribute's type, by position (reading it from the
     /// declaration would copy the declaration for every value).
     private let types: [AttributeType]
@@ -58,11 +118,24 @@ struct BowTieDecoder {
     private let idSlot: Int?
     private let derivedIDSlots: [Int]
 
-    init(entity: EntityDescription = BowTieModel.entity) {
+    /// - Parameters:
+    ///   - model: The model `entity` belongs to, for the relationships
+    ///     whose objects a record holds (`wears`); without it they are
+    ///     unknown keys.
+    ///   - syntax: How the file writes values.
+    init(
+        entity: EntityDescription = BowTieModel.entity, model: ObjectModel? = nil,
+        syntax: ValueSyntax = .propertyList
+    ) {
         self.entity = entity
+        self.syntax = syntax
         var importKeys: [(length: Int, key: String, index: Int)] = []
         for (index, attribute) in entity.attributes.enumerated() {
             importKeys.append((attribute.importKey.utf8.count, attribute.importKey, index))
+            // Exports name it by exportName: read that too.
+            if attribute.exportName != attribute.importKey {
+                importKeys.append((attribute.exportName.utf8.count, attribute.exportName, index))
+            }
         }
         var named: [String] = []
         for relationship in entity.relationships {
@@ -70,6 +143,19 @@ struct BowTieDecoder {
             importKeys.append((key.utf8.count, key, entity.attributes.count + named.count))
             named.append(relationship.name)
         }
+        var owned: [(relationship: RelationshipDescription, destination: EntityDescription, inverse: String)] = []
+        for relationship in entity.relationships where relationship.importKey == nil && relationship.isToMany {
+            // Objects that belong to the record (the inverse is a to-one
+            // and a delete cascades): given in full, under the
+            // relationship's name.
+            guard relationship.deleteRule == .cascade, let model, let destination = model[relationship.destination],
+                let inverse = model.inverse(of: relationship), !inverse.isToMany
+            else { continue }
+            importKeys.append(
+                (relationship.name.utf8.count, relationship.name, entity.attributes.count + named.count + owned.count))
+            owned.append((relationship, destination, inverse.name))
+        }
+        ownedRelationships = owned
         self.importKeys = importKeys
         namedRelationships = named
         types = entity.attributes.map(\.type)
@@ -90,8 +176,8 @@ struct BowTieDecoder {
         guard case .dictionary(let dictionary) = item.value else {
             throw ImportError(
                 location: item.location, recordNumber: number,
-                message: "expected a <dict> for each \(entity.name == "BowTie" ? "bow tie" : entity.name), "
-                    + "found \(item.value.elementName)")
+                message: "expected \(syntax == .json ? "an object" : "a <dict>") for each "
+                    + "\(entity.name == "BowTie" ? "bow tie" : entity.name), found \(syntax.name(of: item.value))")
         }
         let entity = entity
         let keySlot = keySlot
@@ -114,7 +200,11 @@ struct BowTieDecoder {
         var values = [AttributeValue?](repeating: nil, count: attributeCount)
         var present: UInt64 = 0
         var names: [String: [String]] = [:]
-        var imageName: (String, SourceLocation)?
+        var photo: (source: PhotoSource, key: String, location: SourceLocation)?
+        var children: [String: [Record]]?
+        /// Each owned object's relationship, place in the file and key,
+        /// for validating it once the record's id is known.
+        var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
@@ -122,8 +212,21 @@ struct BowTieDecoder {
                 noteUnknownKey(entry, warnings: &warnings)
                 continue
             }
+            if index >= attributeCount + namedRelationships.count {
+                let position = index - attributeCount - namedRelationships.count
+                let owned = ownedRelationships[position]
+                let objects = try self.children(of: entry, owned.destination, warnings: &warnings) {
+                    location, field, message in
+                    ImportError(
+                        location: location, recordNumber: number, record: label(),
+                        field: field.map { "\(entry.key).\($0)" } ?? entry.key, message: message)
+                }
+                children = (children ?? [:]).merging([owned.relationship.name: objects.map(\.0)]) { $1 }
+                unvalidated.append(contentsOf: objects.map { (position, $0.1, entry.key) })
+                continue
+            }
             if index >= attributeCount {
-                names[namedRelationships[index - attributeCount]] = try Self.names(of: entry) { location, message in
+                names[namedRelationships[index - attributeCount]] = try Self.names(of: entry, syntax) { location, message in
                     ImportError(
                         location: location, recordNumber: number, record: label(), field: entry.key, message: message)
                 }
@@ -131,15 +234,17 @@ struct BowTieDecoder {
             }
             if index < 64 { present |= 1 << UInt64(index) }
             if types[index] == .binaryData {
-                guard case .string(let name) = entry.item.value else {
-                    throw failure(
-                        entry, "expected <string> (an image file name), found \(entry.item.value.elementName)")
+                do {
+                    let isName = entry.key == entity.attributes[index].importKey
+                        && entity.attributes[index].importKey != entity.attributes[index].exportName
+                    photo = (try Self.photo(of: entry.item, isName: isName, syntax), entry.key, entry.item.location)
+                } catch let error as DecodingFailure {
+                    throw failure(entry, error.message)
                 }
-                imageName = (name, entry.item.location)
                 continue
             }
             do {
-                values[index] = try Self.value(of: entry.item, for: types[index])
+                values[index] = try Self.value(of: entry.item, for: types[index], syntax: syntax)
             } catch let error as DecodingFailure {
                 throw failure(entry, error.message)
             }
@@ -165,25 +270,123 @@ struct BowTieDecoder {
         }
         var record = Record(entity: entity, values: values)
         record.names = names
+        if var given = children {
+            // Validated with their link to the record set, as stored.
+            var counters: [String: Int] = [:]
+            for (position, location, key) in unvalidated {
+                let owned = ownedRelationships[position]
+                let name = owned.relationship.name
+                let slot = counters[name, default: 0]
+                counters[name] = slot + 1
+                guard var object = given[name]?[slot] else { continue }
+                object.setLink(owned.inverse, to: idSlot.flatMap { values[$0] })
+                do {
+                    try owned.destination.validate(object)
+                } catch var error as ValidationError {
+                    error.record = nil
+                    throw ImportError(
+                        location: location, recordNumber: number, record: label(),
+                        field: error.errors.isEmpty ? error.attribute.map { "\(key).\($0)" } ?? key : key,
+                        message: error.description, validation: error)
+                }
+                given[name]?[slot] = object
+            }
+            children = given
+        }
         return DecodedRecord(
-            tie: BowTie(record: record), imageName: imageName.map { ($0.0, $0.1) }, location: item.location,
+            tie: BowTie(record: record), photo: photo, children: children, location: item.location,
             present: present)
+    }
+
+    /// The photo a record gives: under the import key (`imageName`), a
+    /// file name; under the export name (`photo`), the bytes (`<data>` or
+    /// Base64 text) or an export's description of them (a `<dict>` or
+    /// object with a `sha256`).
+    private static func photo(of item: PropertyListItem, isName: Bool, _ syntax: ValueSyntax) throws -> PhotoSource {
+        switch item.value {
+        case .string(let name) where isName:
+            return .name(name)
+        case .data(let bytes) where !isName:
+            return .inline(bytes)
+        case .string(let text) where !isName:
+            guard let bytes = Data(base64Encoded: text) else {
+                throw DecodingFailure(message: "the photo is not Base64 (an image file name goes under imageName)")
+            }
+            return .inline(bytes)
+        case .dictionary(let description) where !isName:
+            guard let hash = description["sha256"] else {
+                throw DecodingFailure(message: "the photo's description has no sha256")
+            }
+            guard case .string(let text) = hash.value, text.utf8.count == 64,
+                text.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) })
+            else {
+                throw DecodingFailure(message: "the photo's sha256 is not 64 hexadecimal digits")
+            }
+            return .hash(text.lowercased())
+        default:
+            throw DecodingFailure(
+                message: isName
+                    ? "expected \(syntax.string) (an image file name), found \(syntax.name(of: item.value))"
+                    : "expected the photo's bytes (<data> or Base64 text) or its description "
+                        + "(an object with its sha256), found \(syntax.name(of: item.value))")
+        }
+    }
+
+    /// The objects an owned relationship's array gives (`wears`: an array
+    /// of `{"date": ..., "note": ...}`), each validated as an object of
+    /// `destination`; keys map to its attributes by export name.
+    private mutating func children(
+        of entry: PropertyListDictionary.Entry, _ destination: EntityDescription,
+        warnings: inout ImportWarningLog,
+        failure: (SourceLocation, String?, String) -> ImportError
+    ) throws -> [(Record, SourceLocation)] {
+        guard case .array(let items) = entry.item.value else {
+            throw failure(
+                entry.item.location, nil, "expected an array of objects, found \(syntax.name(of: entry.item.value))")
+        }
+        var records: [(Record, SourceLocation)] = []
+        records.reserveCapacity(items.count)
+        for element in items {
+            guard case .dictionary(let object) = element.value else {
+                throw failure(
+                    element.location, nil, "expected an object in the array, found \(syntax.name(of: element.value))")
+            }
+            var record = Record(entity: destination)
+            for member in object.entries {
+                guard let index = destination.attributes.firstIndex(where: {
+                    $0.exportName == member.key || $0.importKey == member.key
+                }) else {
+                    noteUnknownKey(member, prefix: entry.key + ".", warnings: &warnings)
+                    continue
+                }
+                do {
+                    record.values[index] = try Self.value(
+                        of: member.item, for: destination.attributes[index].type, syntax: syntax)
+                } catch let error as DecodingFailure {
+                    throw failure(member.item.location, member.key, error.message)
+                }
+            }
+            records.append((record, element.location))
+        }
+        return records
     }
 
     /// An `<array>` of `<string>` names, trimmed; the names themselves
     /// are validated when their objects are found or made.
     private static func names(
-        of entry: PropertyListDictionary.Entry, failure: (SourceLocation, String) -> ImportError
+        of entry: PropertyListDictionary.Entry, _ syntax: ValueSyntax,
+        failure: (SourceLocation, String) -> ImportError
     ) throws -> [String] {
         guard case .array(let items) = entry.item.value else {
-            throw failure(
-                entry.item.location, "expected an <array> of <string>, found \(entry.item.value.elementName)")
+            let expected = syntax == .propertyList ? "an <array> of <string>" : "an array of strings"
+            throw failure(entry.item.location, "expected \(expected), found \(syntax.name(of: entry.item.value))")
         }
         var names: [String] = []
         for element in items {
             guard case .string(let name) = element.value else {
                 throw failure(
-                    element.location, "expected <string> in the \(entry.key) array, found \(element.value.elementName)")
+                    element.location,
+                    "expected \(syntax.string) in the \(entry.key) array, found \(syntax.name(of: element.value))")
             }
             names.append(name.trimmingCharacters(in: .whitespaces))
         }
@@ -195,21 +398,22 @@ struct BowTieDecoder {
     /// value of every record goes through.
     @inline(never)
     private mutating func noteUnknownKey(
-        _ entry: PropertyListDictionary.Entry, warnings: inout ImportWarningLog
+        _ entry: PropertyListDictionary.Entry, prefix: String = "", warnings: inout ImportWarningLog
     ) {
+        let key = prefix + entry.key
         if seenUnknownKeys.count < Self.unknownKeysRemembered {
-            if seenUnknownKeys.insert(entry.key).inserted {
-                var message = "unknown key \"\(AttributeValue.abbreviated(entry.key))\" ignored"
-                // A slip of the keyboard or of case (`Rating`) is worth a hint.
-                if entry.key.utf8.count <= 64,
-                    let suggestion = EditDistance.suggestion(
-                        for: entry.key, among: importKeys.map(\.key))
+            if seenUnknownKeys.insert(key).inserted {
+                var message = "unknown key \"\(AttributeValue.abbreviated(key))\" ignored"
+                // A slip of the keyboard or of case (`Rating`) is worth a
+                // hint; keys of a nested record (`wears.Date`) get none.
+                if prefix.isEmpty, entry.key.utf8.count <= 64,
+                    let suggestion = EditDistance.suggestion(for: entry.key, among: importKeys.map(\.key))
                 {
                     message += " (did you mean \"\(suggestion)\"?)"
                 }
                 warnings.add(.unknownKey, at: entry.keyLocation, message)
             }
-        } else if !seenUnknownKeys.contains(entry.key) {
+        } else if !seenUnknownKeys.contains(key) {
             warnings.markInexact(.unknownKey)
         }
     }
@@ -219,9 +423,46 @@ struct BowTieDecoder {
     }
 
     /// Reads one value, checking that the element fits the attribute type.
-    private static func value(of item: PropertyListItem, for type: AttributeType) throws -> AttributeValue {
+    private static func value(
+        of item: PropertyListItem, for type: AttributeType, syntax: ValueSyntax
+    ) throws -> AttributeValue {
         func wrongType() -> DecodingFailure {
-            DecodingFailure(message: "expected \(expectedElements(type)), found \(item.value.elementName)")
+            DecodingFailure(
+                message: syntax == .propertyList
+                    ? "expected \(expectedElements(type)), found \(item.value.elementName)"
+                    : "expected \(expectedJSON(type)), found \(syntax.name(of: item.value))")
+        }
+        if syntax != .propertyList, case .string(let text) = item.value {
+            // JSON writes dates as text; CSV writes everything as text.
+            switch type {
+            case .date:
+                guard let date = ISO8601.date(from: text) else {
+                    throw DecodingFailure(
+                        message: "\(AttributeValue.string(text).messageText) is not a date "
+                            + "(expected ISO 8601 UTC, such as 2014-06-19T18:15:24Z)")
+                }
+                return .date(date)
+            case .double where syntax == .text:
+                guard let number = Double(text), number.isFinite else {
+                    throw DecodingFailure(message: "\(AttributeValue.string(text).messageText) is not a number")
+                }
+                return .double(number)
+            case .integer32 where syntax == .text:
+                guard let number = Int64(text) else {
+                    throw DecodingFailure(message: "\(AttributeValue.string(text).messageText) is not an integer")
+                }
+                return .integer(number)
+            case .boolean where syntax == .text:
+                switch text.lowercased() {
+                case "true", "yes", "1": return .bool(true)
+                case "false", "no", "0": return .bool(false)
+                default:
+                    throw DecodingFailure(
+                        message: "\(AttributeValue.string(text).messageText) is not a boolean (expected true or false)")
+                }
+            default:
+                break
+            }
         }
         switch (type, item.value) {
         case (.string, .string(let text)):
@@ -265,6 +506,20 @@ struct BowTieDecoder {
             return .color(color)
         default:
             throw wrongType()
+        }
+    }
+
+    /// What JSON (or CSV) must give for `type`.
+    private static func expectedJSON(_ type: AttributeType) -> String {
+        switch type {
+        case .string, .uri: "a string"
+        case .uuid: "a string holding a UUID"
+        case .double: "a number"
+        case .integer32: "an integer"
+        case .boolean: "true or false"
+        case .date: "an ISO 8601 date string"
+        case .transformable: "a \"#RRGGBB\" string"
+        case .binaryData: "Base64 text"
         }
     }
 

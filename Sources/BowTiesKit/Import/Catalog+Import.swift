@@ -50,24 +50,40 @@ extension Catalog {
     /// 2,000): within the 40 MiB the whole import may take.
     static let importCacheKiB = 4096
 
-    /// Imports the bow ties of an XML property list, all or nothing.
+    /// Imports the bow ties of a file, all or nothing: an XML or binary
+    /// property list, JSON, JSON Lines, CSV or TSV, told apart by content.
     ///
-    /// The file is streamed (one record in memory at a time) inside one
+    /// The same as ``importRecords(from:format:options:)`` with a file.
+    @discardableResult
+    public func importPropertyList(at url: URL, options: ImportOptions = ImportOptions()) throws -> ImportReport {
+        try importRecords(from: .file(url), options: options)
+    }
+
+    /// Imports the bow ties of a file or of standard input, all or
+    /// nothing.
+    ///
+    /// The format is told from the content (``ImportFormat/detect(_:columns:)``)
+    /// unless `format` names it. The file is streamed (one record in
+    /// memory at a time; a binary property list is read whole) inside one
     /// transaction. Any invalid record aborts the import with a located
-    /// ``ImportError``: nothing is written and no photo file is left behind.
+    /// error: nothing is written and no photo file is left behind.
     ///
     /// - Returns: Counts of records added, updated and unchanged, and the
     ///   warnings (unknown keys, missing images).
-    /// - Throws: `PropertyListError` for malformed or unsafe documents,
-    ///   ``ImportError`` for invalid records, ``CatalogError``.
+    /// - Throws: `PropertyListError` for malformed or unsafe documents
+    ///   (whatever their format), ``ImportError`` for invalid records,
+    ///   ``CatalogError``.
     @discardableResult
-    public func importPropertyList(at url: URL, options: ImportOptions = ImportOptions()) throws -> ImportReport {
-        let reader = try PropertyListReader(contentsOf: url)
-        let totalBytes = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
+    public func importRecords(
+        from input: ImportInput, format: ImportFormat? = nil, options: ImportOptions = ImportOptions()
+    ) throws -> ImportReport {
+        let opened = try ImportInput.Opened(input, format: format, columns: importColumns)
+        defer { opened.close() }
         let images = try ImageResolver(
-            directory: options.imagesDirectory
-                ?? url.deletingLastPathComponent().appendingPathComponent("Images", isDirectory: true),
+            directory: options.imagesDirectory ?? opened.defaultImagesDirectory,
             explicit: options.imagesDirectory != nil)
+        let (source, syntax) = try openSource(opened)
+        let totalBytes = opened.size
         var report = ImportReport()
         // A larger page cache for the import only: at a million records
         // the id and search-key indexes outgrow SQLite's default 2 MiB,
@@ -83,41 +99,75 @@ extension Catalog {
         try write(action: "Import \(url.lastPathComponent)", insertsAsRanges: true, commit: !options.dryRun) {
             db, changes in
             var importer = try RecordImporter(
-                catalog: self, db: db, changes: changes, images: images, options: options)
-            if !reader.rootIsArray {
-                // A root <dict> is a single record; anything else is refused
-                // by the decoder with its location.
-                if let item = try reader.next() {
-                    try checkInterruption()
-                    try importer.importRecord(item)
-                }
-                // Reading on checks </plist> and the end of the document,
-                // as the array case does by reading to the end.
-                _ = try reader.next()
-            } else {
-                // Parsing runs on a second core, a bounded number of
-                // records ahead; records still arrive in order, and a
-                // parse error after every record before it.
-                let records = PropertyListPrefetcher(reader)
-                while let item = try records.next() {
-                    try checkInterruption()
-                    try importer.importRecord(item)
-                    if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
-                        progress(
-                            ImportProgress(
-                                records: importer.number, bytesRead: records.bytesConsumed,
-                                totalBytes: totalBytes, isFinished: false))
-                    }
-                }
-                options.progress?(
-                    ImportProgress(
-                        records: importer.number, bytesRead: totalBytes ?? records.bytesConsumed,
-                        totalBytes: totalBytes, isFinished: true))
-            }
+                catalog: self, db: db, changes: changes, images: images, options: options, syntax: syntax)
+            try importAll(from: source, into: &importer, options: options, totalBytes: totalBytes)
             report = try importer.finish(dryRun: options.dryRun)
             try checkInterruption()
         }
         return report
+    }
+
+    /// The names a CSV header may use: what tells a CSV file by content.
+    private var importColumns: Set<String> {
+        var names = Set(csvColumns)
+        for attribute in bowTieCodec.entity.attributes {
+            names.insert(attribute.importKey)
+            names.insert(attribute.exportName)
+        }
+        return names
+    }
+
+    /// The reader for the opened input's format, and how it writes values.
+    private func openSource(_ opened: ImportInput.Opened) throws -> (RecordSource, ValueSyntax) {
+        switch opened.format {
+        case .plist?, nil:
+            let url = try opened.fileURL()
+            if PropertyListFormat.detect(Data(opened.prefix)) == .binary {
+                let reader = try BinaryPropertyListReader(contentsOf: url, displayName: opened.displayName)
+                return (BinaryRecordSource(reader, size: opened.size ?? 0), .propertyList)
+            }
+            let reader = try PropertyListReader(contentsOf: url, displayName: opened.displayName)
+            // Parsing runs on a second core, a bounded number of records
+            // ahead; records still arrive in order, and a parse error after
+            // every record before it.
+            return (reader.rootIsArray ? PropertyListPrefetcher(reader) : reader, .propertyList)
+        case .json?, .jsonl?:
+            let layout: JSONReader.Layout = opened.format == .json ? .array : .lines
+            let reader =
+                try opened.descriptor.map {
+                    JSONReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, layout: layout)
+                } ?? JSONReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, layout: layout)
+            return (reader, .json)
+        case .csv?, .tsv?:
+            let separator = opened.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+            let reader =
+                try opened.descriptor.map {
+                    CSVReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, separator: separator)
+                }
+                ?? CSVReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, separator: separator)
+            return (CSVRecordSource(reader, entity: bowTieCodec.entity, model: model), .text)
+        }
+    }
+
+    /// Every record of `source`, through `importer`, with progress reports.
+    /// (A plain method, not a closure in the loop: Swift 6.3's optimiser.)
+    private func importAll(
+        from source: RecordSource, into importer: inout RecordImporter, options: ImportOptions, totalBytes: Int?
+    ) throws {
+        while let item = try source.next() {
+            try checkInterruption()
+            try importer.importRecord(item)
+            if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
+                progress(
+                    ImportProgress(
+                        records: importer.number, bytesRead: source.bytesConsumed,
+                        totalBytes: totalBytes, isFinished: false))
+            }
+        }
+        options.progress?(
+            ImportProgress(
+                records: importer.number, bytesRead: totalBytes ?? source.bytesConsumed,
+                totalBytes: totalBytes, isFinished: true))
     }
 
     /// Throws once ``interrupt()`` was called: the import's transaction
@@ -188,7 +238,10 @@ private struct RecordImporter {
         case refused(String)
     }
 
-    init(catalog: Catalog, db: Database, changes: PhotoChanges, images: ImageResolver, options: ImportOptions) throws {
+    init(
+        catalog: Catalog, db: Database, changes: PhotoChanges, images: ImageResolver, options: ImportOptions,
+        syntax: ValueSyntax
+    ) throws {
         self.catalog = catalog
         self.db = db
         self.changes = changes
@@ -196,7 +249,7 @@ private struct RecordImporter {
         self.options = options
         threshold = try Catalog.threshold(db)
         codec = catalog.bowTieCodec
-        decoder = BowTieDecoder(entity: codec.entity)
+        decoder = BowTieDecoder(entity: codec.entity, model: catalog.model, syntax: syntax)
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try RecordInsertStatement(db, codec: codec)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
@@ -211,11 +264,19 @@ private struct RecordImporter {
 
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
-        let record = try decoder.decode(item, number: number, warnings: &warnings)
+        var record = try decoder.decode(item, number: number, warnings: &warnings)
+        if record.children != nil { try baselines(beside: &record) }
         var named: NamedPhoto?
         var readData: Data?
-        if let image = record.imageName {
-            (named, readData) = try photo(named: image.name, at: image.location, record)
+        switch record.photo?.source {
+        case .name(let name)?:
+            (named, readData) = try photo(named: name, at: record.photo?.location ?? record.location, record)
+        case .inline(let bytes)?:
+            (named, readData) = try photo(inline: bytes, record)
+        case .hash(let sha256)?:
+            named = try photo(hash: sha256)
+        case nil:
+            break
         }
         var tie = record.tie
         switch named {
@@ -233,6 +294,7 @@ private struct RecordImporter {
         if !tie.record.names.isEmpty {
             try linkNames(tie.record, record)
         }
+        try insertChildren(of: record)
         report.added += 1
         switch named {
         case .stored(let info)?:
@@ -313,7 +375,9 @@ private struct RecordImporter {
             resolved = .keep
         }
         let previous = try existing.flatMap { _ in try catalog.fetchOne(id: tie.id, db) }
+        var historyChanged = false
         if let previous {
+            historyChanged = try historyDiffers(record, previous)
             // What the file leaves out stays: the attributes its <dict>
             // has no key for (a derived one keeps its stored baseline,
             // which the save below writes back), and the links it does
@@ -326,6 +390,15 @@ private struct RecordImporter {
             }
             for (name, names) in previous.record.names where tie.record.names[name] == nil {
                 tie.record.names[name] = names
+            }
+            // A file without the history (an export's CSV) gives the
+            // totals: one equal to the stored total means the stored
+            // baseline, so that an export imported back changes nothing.
+            for index in baselines.indices
+            where codec.entity.attributes[index].derivation != nil && record.gives(index) && record.children == nil
+                && Self.sameToTheSecond(tie.record.values[index], previous.record.values[index])
+            {
+                tie.record.values[index] = baselines[index]
             }
             var candidate = tie
             switch resolved {
@@ -345,7 +418,7 @@ private struct RecordImporter {
                     if !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { names.append(name) }
                 })
             }
-            if candidate == previous {
+            if candidate == previous && !historyChanged {
                 report.unchanged += 1
                 return
             }
@@ -357,15 +430,27 @@ private struct RecordImporter {
             throw failure(error.description)
         }
         if previous != nil {
+            if record.children != nil { try deleteChildren(of: record) }
+            try insertChildren(of: record)
             report.updated += 1
             updatedIDs.insert(tie.id)
         } else {
+            try insertChildren(of: record)
             report.added += 1
         }
         if case .stored(let info)? = named {
             report.photos += 1
             if photosUsed.insert(info.sha256).inserted { try firstUse(info, readData, record) }
         }
+    }
+
+    /// Equal, dates to the whole second: files write dates in whole
+    /// seconds, and a wear's date has a fraction.
+    private static func sameToTheSecond(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
+        if case .date(let first)? = a, case .date(let second)? = b {
+            return first.timeIntervalSince1970.rounded(.down) == second.timeIntervalSince1970.rounded(.down)
+        }
+        return a == b
     }
 
     /// The photo an image name refers to: resolved, read, hashed and
@@ -421,6 +506,9 @@ private struct RecordImporter {
     private mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
         let path = unusedPhotoPaths.removeValue(forKey: info.sha256)
         guard info.storage == .external, !options.dryRun else { return }
+        // A photo found by its hash was stored before this import: its
+        // file is there already.
+        if case .hash? = record.photo?.source, !insertedPhotos.contains(info.sha256) { return }
         let bytes: Data
         if let data {
             bytes = data
@@ -443,17 +531,146 @@ private struct RecordImporter {
     /// An error about the record's `imageName`, located at its value.
     private func imageError(_ message: String, _ record: DecodedRecord) -> ImportError {
         ImportError(
-            location: record.imageName?.location ?? record.location, recordNumber: number,
-            record: record.tie.label, field: "imageName", message: message)
+            location: record.photo?.location ?? record.location, recordNumber: number,
+            record: record.tie.label, field: record.photo?.key, message: message)
     }
 
     private mutating func warnMissingImage(_ record: DecodedRecord, tried: [String]) {
         let number = number
         let update = options.update
+        let what: String
+        if case .hash(let sha256)? = record.photo?.source {
+            what = "photo \(sha256.prefix(12))… is not in this catalog"
+        } else {
+            what = "image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", ")))"
+        }
         warnings.add(
-            .missingImage, at: record.imageName?.location,
-            "record \(number) (\(record.tie.label)): image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", "))); "
+            .missingImage, at: record.photo?.location,
+            "record \(number) (\(record.tie.label)): \(what); "
                 + (update ? "keeping the stored photo, if any" : "imported without a photo"))
+    }
+
+    /// Bytes given in the file: stored in the `blob` table (once per
+    /// distinct photo); the file, if any, is written by the first record
+    /// written that uses them.
+    private mutating func photo(inline bytes: Data, _ record: DecodedRecord) throws -> (NamedPhoto, Data?) {
+        guard bytes.count <= ImageResolver.maximumPhotoSize else {
+            throw imageError(
+                "the photo is \(bytes.count) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have",
+                record)
+        }
+        let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
+        if isNew { insertedPhotos.insert(info.sha256) }
+        return (.stored(info), bytes)
+    }
+
+    /// "The photo with this SHA-256": the catalog's, if it holds it;
+    /// otherwise missing (a warning, as for a missing image file).
+    private func photo(hash sha256: String) throws -> NamedPhoto {
+        guard
+            let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
+                arguments: [sha256])
+        else { return .missing(tried: []) }
+        let external: Bool = row[1]
+        return .stored(PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline))
+    }
+
+    // MARK: Owned objects (the wear history)
+
+    /// Turns the totals of the attributes derived from the record's
+    /// history (`timesWorn`, `lastWorn`) into the baselines the store
+    /// keeps beside it: the total less the history's count; the latest
+    /// date only when it is later than the history's. A record without
+    /// the total counts its history only.
+    ///
+    /// - Throws: ``ImportError`` when a count is smaller than its history.
+    private mutating func baselines(beside record: inout DecodedRecord) throws {
+        guard let children = record.children else { return }
+        let attributes = codec.entity.attributes
+        for (index, attribute) in attributes.enumerated() {
+            guard let derivation = attribute.derivation, let history = children[derivation.relationship] else {
+                continue
+            }
+            switch derivation {
+            case .count:
+                guard record.gives(index), case .integer(let total)? = record.tie.record.values[index] else {
+                    record.tie.record.values[index] = attribute.defaultValue
+                    continue
+                }
+                guard total >= Int64(history.count) else {
+                    throw ImportError(
+                        location: record.location, recordNumber: number, record: record.tie.label,
+                        field: attribute.exportName,
+                        message: "\(attribute.name) is \(total), less than the \(history.count) \(derivation.relationship) the record lists")
+                }
+                record.tie.record.values[index] = .integer(total - Int64(history.count))
+            case .latest(_, let name):
+                var latest: Date?
+                for child in history {
+                    if case .date(let date)? = child[name], latest.map({ date > $0 }) ?? true { latest = date }
+                }
+                if case .date(let date)? = record.tie.record.values[index], let latest, date <= latest {
+                    record.tie.record.values[index] = nil
+                }
+            }
+        }
+    }
+
+    /// Stores the record's owned objects, linked to it.
+    private mutating func insertChildren(of record: DecodedRecord) throws {
+        guard let children = record.children else { return }
+        for (name, objects) in children {
+            guard let (childCodec, link) = childCodec(name) else { continue }
+            for var object in objects {
+                object.setLink(link, to: .uuid(record.tie.id))
+                _ = try childCodec.save(object, isNew: true, db)
+            }
+        }
+    }
+
+    /// Removes the stored owned objects the record's file replaces.
+    private func deleteChildren(of record: DecodedRecord) throws {
+        guard let children = record.children else { return }
+        for name in children.keys {
+            guard let relationship = codec.entity.relationship(named: name),
+                let childCodec = catalog.codecs[relationship.destination],
+                let column = catalog.model.linkColumn(inverseOf: relationship)
+            else { continue }
+            try db.execute(
+                sql: "DELETE FROM \"\(childCodec.entity.tableName)\" WHERE \"\(column.name)\" = ?",
+                arguments: [record.tie.id.uuidString])
+        }
+    }
+
+    /// Whether the record's history differs from the stored one (same
+    /// objects in any order count as the same).
+    private func historyDiffers(_ record: DecodedRecord, _ previous: BowTie) throws -> Bool {
+        guard let children = record.children else { return false }
+        for (name, objects) in children {
+            guard let relationship = codec.entity.relationship(named: name),
+                let childCodec = catalog.codecs[relationship.destination],
+                let column = catalog.model.linkColumn(inverseOf: relationship)
+            else { continue }
+            let stored = try Row.fetchAll(
+                db,
+                sql: childCodec.selection
+                    + " WHERE \"\(childCodec.entity.tableName)\".\"\(column.name)\" = ?",
+                arguments: [previous.id.uuidString]
+            ).map { try childCodec.decode($0).values.map { $0.map { "\($0)" } ?? "" } }
+            let given = objects.map { $0.values.map { $0.map { "\($0)" } ?? "" } }
+            func key(_ values: [String]) -> String { values.joined(separator: "\u{1F}") }
+            if stored.map(key).sorted() != given.map(key).sorted() { return true }
+        }
+        return false
+    }
+
+    private func childCodec(_ name: String) -> (EntityCodec, String)? {
+        guard let relationship = codec.entity.relationship(named: name),
+            let childCodec = catalog.codecs[relationship.destination],
+            let inverse = catalog.model.inverse(of: relationship)
+        else { return nil }
+        return (childCodec, inverse.name)
     }
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {

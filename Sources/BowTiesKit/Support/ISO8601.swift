@@ -20,6 +20,64 @@ public enum ISO8601 {
             + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "Z"
     }
 
+    /// Reads `YYYY-MM-DDTHH:MM:SSZ` (UTC; fractional seconds and a
+    /// `+00:00` offset are accepted too), as JSON and CSV exports write
+    /// dates; nil for anything else.
+    public static func date(from text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes.count <= 40 else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                let byte = bytes[index]
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int64(byte - 0x30)
+            }
+            return value
+        }
+        func byte(_ index: Int, is character: Character) -> Bool { bytes[index] == character.asciiValue }
+        guard let year = number(0..<4), byte(4, is: "-"), let month = number(5..<7), byte(7, is: "-"),
+            let day = number(8..<10), byte(10, is: "T"), let hour = number(11..<13), byte(13, is: ":"),
+            let minute = number(14..<16), byte(16, is: ":"), let second = number(17..<19),
+            (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if byte(index, is: ".") {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                fraction += Double(bytes[index] - 0x30) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        let rest = String(decoding: bytes[index...], as: UTF8.self)
+        guard rest == "Z" || rest == "+00:00" else { return nil }
+        let days = days(fromCivil: year, month, day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction)
+    }
+
+    private static func daysIn(_ month: Int64, of year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Howard Hinnant's `days_from_civil`: a date to days since 1970-01-01.
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
     /// Howard Hinnant's `civil_from_days`: days since 1970-01-01 to a date.
     static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
         let z = z0 + 719_468

@@ -22,7 +22,9 @@ import Foundation
 ///   objects that overlap one another (only a hostile file has those)
 ///   would otherwise exceed quadratically.
 struct BinaryObjectTable {
-    let bytes: [UInt8]
+    /// The file's bytes, kept alive by ``region``.
+    let bytes: UnsafeBufferPointer<UInt8>
+    let region: ByteRegion
     let file: String
     let offsetIntSize: Int
     let objectRefSize: Int
@@ -37,8 +39,17 @@ struct BinaryObjectTable {
     private(set) var valueCount = 0
     /// Bytes of the strings and data in ``shared``.
     private var decodedBytes = 0
-    /// Strings and data longer than `inlineLength`, by offset.
+    /// Strings and data longer than `inlineLength`, by offset: the ones
+    /// met since the last turnover, then the ones before it. Two
+    /// generations, not one: memory stays bounded on a file of a million
+    /// records, and a string every record shares (a tag's name) stays.
     private var shared: [Int: PropertyListValue] = [:]
+    private var older: [Int: PropertyListValue] = [:]
+    /// Bytes held by ``shared``.
+    private var sharedBytes = 0
+    /// When ``shared`` becomes ``older``.
+    private static let generationEntries = 4096
+    private static let generationBytes = 8 << 20
     /// Strings of up to 15 UTF-8 bytes and data of up to 14 bytes are
     /// stored inline by Swift: copying them costs nothing on the heap.
     private static let inlineLength = 14
@@ -59,7 +70,9 @@ struct BinaryObjectTable {
     // MARK: - Trailer
 
     /// Checks the header and trailer of `bytes`.
-    init(bytes: [UInt8], file: String) throws(PropertyListError) {
+    init(region: ByteRegion, file: String) throws(PropertyListError) {
+        let bytes = region.bytes
+        self.region = region
         self.bytes = bytes
         self.file = file
         let minimum = Self.headerLength + Self.trailerLength
@@ -239,6 +252,10 @@ struct BinaryObjectTable {
             if let value = shared[offset] {
                 return value
             }
+            if let value = older[offset] {
+                remember(value, at: offset, length: 0)
+                return value
+            }
             let value = try sequence(marker, at: offset)
             let length: Int
             switch value {
@@ -254,7 +271,7 @@ struct BinaryObjectTable {
                             + "(objects that overlap one another)",
                         at: offset)
                 }
-                shared[offset] = value
+                remember(value, at: offset, length: length)
             }
             return value
         case 0x8:
@@ -388,7 +405,18 @@ struct BinaryObjectTable {
 
     /// A big-endian unsigned integer of `size` (1 to 8) bytes at `offset`,
     /// which the caller has checked lie in the file.
-    static func readUInt(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
+    /// Keeps a decoded string or data for the references to come.
+    private mutating func remember(_ value: PropertyListValue, at offset: Int, length: Int) {
+        if shared.count >= Self.generationEntries || sharedBytes >= Self.generationBytes {
+            older = shared
+            shared = [:]
+            sharedBytes = 0
+        }
+        shared[offset] = value
+        sharedBytes += length
+    }
+
+    static func readUInt(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
         var value: UInt64 = 0
         for index in offset..<(offset + size) {
             value = value << 8 | UInt64(bytes[index])
@@ -419,7 +447,7 @@ struct BinaryObjectTable {
         return byte < 0x10 ? "0" + digits : digits
     }
 
-    static func quoted(_ bytes: ArraySlice<UInt8>) -> String {
+    static func quoted(_ bytes: some Collection<UInt8>) -> String {
         PropertyListReader.quoted(bytes.map { $0 < 0x20 || $0 >= 0x7F ? UInt8(ascii: "?") : $0 })
     }
 

@@ -7,23 +7,40 @@ extension BowTies {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import bow ties from an XML property list (the sample data by default).",
+            abstract: "Import bow ties from a property list, JSON or CSV file (the sample data by default).",
             discussion: """
-                Reads an Apple XML property list whose root <array> holds one <dict> per bow tie \
-                (keys: id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url, \
-                tintColor, imageName). Without FILE, imports the bundled sample data.
+                Reads an XML or binary property list whose root <array> holds one <dict> per bow \
+                tie, a JSON array of objects, JSON Lines (one object per line), or CSV/TSV with a \
+                header row, as `bowties export` writes them. The format is told from the content, \
+                never from the name (--format names it); FILE - reads standard input. Without \
+                FILE, imports the bundled sample data.
+
+                Keys (or columns): id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, \
+                url, tintColor (#RRGGBB, or a plist <dict> of red, green, blue), tags (an array \
+                of names; in CSV, names separated by commas), wears (an array of {date, note}: \
+                the wear history; timesWorn and lastWorn then count it, and with --update it \
+                replaces the stored history), and the photo: \
+                imageName (a file in --images), photo as bytes (<data>, or Base64 text), or \
+                photo as an export's description {"sha256": ...} (CSV: photoSHA256), which \
+                means the photo this catalog already holds with that hash (a warning when it \
+                holds none). JSON null or an empty CSV cell is the same as leaving the key out.
 
                 Records are matched by id: ties already in the catalog are left as they are \
                 (what you wore and rated is kept) unless you pass --update. A record without an \
                 id gets one derived from its search key and name, so re-importing is safe.
 
-                The import is all or nothing: one invalid record stops it with its file:line \
-                and nothing is written. Photos named by imageName are read from --images \
-                (default: Images/ beside FILE), as written or with .png added.
+                The import is all or nothing: one invalid record stops it with its location \
+                (file:line:column, or file: byte N in a binary property list) and nothing is \
+                written. Photos named by imageName are read from --images \
+                (default: Images/ beside FILE, or in the current folder for -), as written or \
+                with .png added.
                 """)
 
-        @Argument(help: "The property list to import (default: the sample data).", completion: .file())
+        @Argument(help: "The file to import, - for standard input (default: the sample data).", completion: .file())
         var file: String?
+
+        @Option(help: ArgumentHelp("Read the input as this format instead of telling it from the content."))
+        var format: ImportFormat?
 
         @Option(
             help: ArgumentHelp("The folder image names resolve against.", valueName: "folder"), completion: .directory)
@@ -38,14 +55,15 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
-            let source = try file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate()
+            let input: ImportInput =
+                try file == "-" ? .standardInput : .file(file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate())
             // Ctrl-C, a terminal that closes, `kill`: the import rolls back
             // and removes its photo files instead of dying half-way.
             let trap = SignalTrap()
             let storeURL = options.storeURL
             let report: ImportReport
             do {
-                report = try dryRun ? checkFile(source, against: storeURL, trap) : importFile(source, trap)
+                report = try dryRun ? checkFile(input, against: storeURL, trap) : importFile(input, trap)
             } catch {
                 if let signal = trap.received {
                     Terminal.standardError.write("interrupted: nothing was imported\n")
@@ -53,7 +71,7 @@ extension BowTies {
                 }
                 throw error
             }
-            try show(report, source: source, storeURL: storeURL)
+            try show(report, source: input, storeURL: storeURL)
             if let signal = trap.received {
                 // Too late to stop: the commit had begun.
                 Terminal.standardError.write("interrupted, but the import above had already been saved\n")
@@ -63,7 +81,7 @@ extension BowTies {
 
         /// Imports into the catalog, creating it when missing (and removing
         /// it again when the import fails).
-        private func importFile(_ source: URL, _ trap: SignalTrap) throws -> ImportReport {
+        private func importFile(_ source: ImportInput, _ trap: SignalTrap) throws -> ImportReport {
             try options.withCatalogCreatedIfMissing { catalog in try run(source, into: catalog, trap) }
         }
 
@@ -71,7 +89,7 @@ extension BowTies {
         /// an empty store when there is none), thrown away afterwards. The
         /// catalog is only read, so a dry run works where the user may not
         /// write, and nothing appears beside it.
-        private func checkFile(_ source: URL, against storeURL: URL, _ trap: SignalTrap) throws -> ImportReport {
+        private func checkFile(_ source: ImportInput, against storeURL: URL, _ trap: SignalTrap) throws -> ImportReport {
             let scratch = FileManager.default.temporaryDirectory
                 .appendingPathComponent("bowties-dry-run-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -89,18 +107,18 @@ extension BowTies {
         }
 
         /// Runs the import; the catalog is closed when this returns.
-        private func run(_ source: URL, into catalog: Catalog, _ trap: SignalTrap) throws -> ImportReport {
+        private func run(_ source: ImportInput, into catalog: Catalog, _ trap: SignalTrap) throws -> ImportReport {
             trap.onSignal { [weak catalog] in catalog?.interrupt() }
-            let progress = ProgressLine(label: source.lastPathComponent)
+            let progress = ProgressLine(label: source.displayName)
             defer { progress.finish() }
-            return try catalog.importPropertyList(
-                at: source,
+            return try catalog.importRecords(
+                from: source, format: format,
                 options: ImportOptions(
                     imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
                     update: update, dryRun: dryRun, progress: progress.update))
         }
 
-        private func show(_ report: ImportReport, source: URL, storeURL: URL) throws {
+        private func show(_ report: ImportReport, source: ImportInput, storeURL: URL) throws {
             // The first warnings one by one, then a line per kind for the
             // rest: a file of 400,000 records without their photos gets 21
             // lines, not 400,000.
@@ -111,14 +129,19 @@ extension BowTies {
                 Output.warning(summary.message)
             }
             if options.json {
-                try Output.json(ReportJSON(report, file: source.path, store: storeURL.path))
+                let file: String
+                switch source {
+                case .file(let url): file = url.path
+                case .standardInput: file = "-"
+                }
+                try Output.json(ReportJSON(report, file: file, store: storeURL.path))
                 return
             }
             let counts = "added \(report.added), updated \(report.updated), unchanged \(report.unchanged)"
             if report.dryRun {
-                Output.line("Dry run of \(source.lastPathComponent), nothing written: would have \(counts).")
+                Output.line("Dry run of \(source.displayName), nothing written: would have \(counts).")
             } else {
-                Output.line("Imported \(source.lastPathComponent) into \(storeURL.path): \(counts).")
+                Output.line("Imported \(source.displayName) into \(storeURL.path): \(counts).")
             }
             // "7 photos", or "7 distinct photos for 100000 ties" when
             // records share them (each is stored once).
@@ -177,3 +200,5 @@ private struct ReportJSON: Encodable {
         }
     }
 }
+
+extension ImportFormat: ExpressibleByArgument {}

@@ -1,0 +1,137 @@
+import Foundation
+import PropertyList
+
+/// Where an import's records come from: one located value per record, in
+/// file order, whatever the format.
+///
+/// Not `Sendable`: the import reads it on its own thread.
+protocol RecordSource: AnyObject {
+    /// The next record, or nil after the last one.
+    func next() throws -> PropertyListItem?
+    /// Bytes of the input read so far, for progress.
+    var bytesConsumed: Int { get }
+}
+
+extension PropertyListPrefetcher: RecordSource {}
+extension PropertyListReader: RecordSource {}
+extension JSONReader: RecordSource {}
+
+/// A binary property list's records: its root array's elements, or the
+/// root itself.
+final class BinaryRecordSource: RecordSource {
+    private let reader: BinaryPropertyListReader
+    private let size: Int
+    private var done = false
+
+    init(_ reader: BinaryPropertyListReader, size: Int) {
+        self.reader = reader
+        self.size = size
+    }
+
+    func next() throws -> PropertyListItem? {
+        let item = try reader.next()
+        if item == nil { done = true }
+        return item
+    }
+
+    /// The whole file is read when it opens; progress counts it at the end.
+    var bytesConsumed: Int { done ? size : 0 }
+}
+
+/// The rows of a CSV (or TSV) file as records: the header names each
+/// column by the declaration (an attribute's export or import name, a
+/// named relationship such as `tags`, or the photo's `<name>Bytes` and
+/// `<name>SHA256` columns an export writes), and each row becomes a
+/// dictionary of its non-empty cells, located at the cell, for
+/// ``BowTieDecoder`` to read with ``ValueSyntax/text``.
+///
+/// - Named relationships: names separated by commas (`formal, silk`),
+///   as the export joins them.
+/// - The photo: a `<name>SHA256` column gives "the photo with this
+///   hash" (the catalog must hold it); a column named like the photo
+///   attribute's export name holds Base64 bytes.
+final class CSVRecordSource: RecordSource {
+    private let reader: CSVReader
+    private var columns: [Column] = []
+    private var headerRead = false
+
+    /// What a column of the header holds.
+    private enum Column {
+        /// A cell read as the value of this key.
+        case key(String)
+        /// Names separated by commas, under this key.
+        case names(String)
+        /// The SHA-256 of the photo attribute with this export name.
+        case photoHash(String)
+        /// Its size: informative, not read.
+        case ignored
+    }
+
+    init(_ reader: CSVReader, entity: EntityDescription, model: ObjectModel) {
+        self.reader = reader
+        var byName: [String: Column] = [:]
+        for attribute in entity.attributes {
+            byName[attribute.exportName] = .key(attribute.exportName)
+            if attribute.importKey != attribute.exportName { byName[attribute.importKey] = .key(attribute.importKey) }
+            if attribute.type == .binaryData {
+                byName[attribute.exportName + "SHA256"] = .photoHash(attribute.exportName)
+                byName[attribute.exportName + "Bytes"] = .ignored
+            }
+        }
+        for relationship in model.namedRelationships(of: entity) {
+            let key = relationship.importKey ?? relationship.name
+            byName[key] = .names(key)
+        }
+        self.byName = byName
+    }
+
+    private let byName: [String: Column]
+
+    var bytesConsumed: Int { reader.bytesConsumed }
+
+    func next() throws -> PropertyListItem? {
+        if !headerRead {
+            headerRead = true
+            guard let header = try reader.nextRow() else { return nil }
+            var seen: Set<String> = []
+            for field in header {
+                guard seen.insert(field.text).inserted else {
+                    throw PropertyListError(
+                        .duplicateKey, "duplicate key \"\(field.text)\": the header names the column twice",
+                        at: field.location)
+                }
+                columns.append(byName[field.text] ?? .key(field.text))
+            }
+        }
+        guard let row = try reader.nextRow() else { return nil }
+        let start = row.first?.location ?? SourceLocation(file: reader.displayName, line: reader.line, column: 1)
+        guard row.count == columns.count else {
+            throw PropertyListError(
+                .malformedText,
+                "the row has \(row.count) field\(row.count == 1 ? "" : "s"), the header \(columns.count)",
+                at: start)
+        }
+        var entries: [PropertyListDictionary.Entry] = []
+        entries.reserveCapacity(row.count)
+        for (field, column) in zip(row, columns) where !field.text.isEmpty {
+            let location = field.location
+            switch column {
+            case .key(let key):
+                entries.append(.init(key: key, keyLocation: location, item: .init(.string(field.text), at: location)))
+            case .names(let key):
+                let names = field.text.split(separator: ",").map {
+                    PropertyListItem(.string($0.trimmingCharacters(in: .whitespaces)), at: location)
+                }
+                entries.append(.init(key: key, keyLocation: location, item: .init(.array(names), at: location)))
+            case .photoHash(let key):
+                let description = PropertyListDictionary(entries: [
+                    .init(key: "sha256", keyLocation: location, item: .init(.string(field.text), at: location))
+                ])
+                entries.append(.init(key: key, keyLocation: location, item: .init(.dictionary(description), at: location)))
+            case .ignored:
+                continue
+            }
+        }
+        return PropertyListItem(.dictionary(PropertyListDictionary(entries: entries)), at: start)
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Testing
+
+@testable import PropertyList
+
+/// `JSONReader` and `CSVReader` on text written here, through a pipe as
+/// `import -` reads them.
+@Suite("JSON and CSV readers")
+struct TextReaderTests {
+    /// The bytes `text` through a pipe: what the readers stream.
+    static func pipe(_ text: String) throws -> Pipe {
+        let pipe = Pipe()
+        try pipe.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+        try pipe.fileHandleForWriting.close()
+        return pipe
+    }
+
+    static func json(_ text: String, layout: JSONReader.Layout? = nil) throws -> [PropertyListItem] {
+        let pipe = try pipe(text)
+        let reader = JSONReader(
+            descriptor: pipe.fileHandleForReading.fileDescriptor, displayName: "t.json", layout: layout)
+        var items: [PropertyListItem] = []
+        while let item = try reader.next() { items.append(item) }
+        return items
+    }
+
+    static func jsonError(_ text: String) -> PropertyListError? {
+        do {
+            _ = try json(text)
+            return nil
+        } catch let error as PropertyListError {
+            return error
+        } catch {
+            return nil
+        }
+    }
+
+    static func csv(_ text: String, separator: UInt8 = UInt8(ascii: ",")) throws -> [[CSVReader.Field]] {
+        let pipe = try pipe(text)
+        let reader = CSVReader(
+            descriptor: pipe.fileHandleForReading.fileDescriptor, displayName: "t.csv", separator: separator)
+        var rows: [[CSVReader.Field]] = []
+        while let row = try reader.nextRow() { rows.append(row) }
+        return rows
+    }
+
+    @Test("a root array yields one located record at a time; null members are left out")
+    func array() throws {
+        let items = try Self.json("[\n  {\"a\": 1, \"b\": null},\n  {\"c\": [true, 2.5, \"x\"]}\n]\n")
+        #expect(items.count == 2)
+        #expect(items[0].location.description == "t.json:2:3")
+        guard case .dictionary(let first) = items[0].value, case .dictionary(let second) = items[1].value else {
+            Issue.record("records are not dictionaries")
+            return
+        }
+        #expect(first.keys == ["a"])
+        #expect(first["a"]?.value == .integer(1))
+        #expect(first.entries[0].keyLocation.description == "t.json:2:4")
+        guard case .array(let values)? = second["c"]?.value else {
+            Issue.record("c is not an array")
+            return
+        }
+        #expect(values.map(\.value) == [.bool(true), .real(2.5), .string("x")])
+    }
+
+    @Test("JSON Lines: one value per line, blank lines skipped")
+    func lines() throws {
+        let items = try Self.json("{\"a\": 1}\n\n{\"a\": 2}\r\n{\"a\": 3}")
+        #expect(items.map(\.location.line) == [1, 3, 4])
+    }
+
+    @Test("escapes, surrogate pairs and UTF-8 decode; columns count characters")
+    func strings() throws {
+        let items = try Self.json("[\"é\\u00e9\\ud83d\\ude00\\n\\\"\", \"x\"]")
+        #expect(items.map(\.value) == [.string("éé😀\n\""), .string("x")])
+        #expect(items[1].location.column == 29)
+    }
+
+    @Test("numbers: integers in Int64, reals finite, RFC 8259's grammar")
+    func numbers() throws {
+        #expect(try Self.json("[-0, 12, 1.5e3, 9223372036854775807]").map(\.value) == [
+            .integer(0), .integer(12), .real(1500), .integer(Int64.max),
+        ])
+        for bad in ["[01]", "[1.]", "[.5]", "[+1]", "[1e]", "[9223372036854775808]", "[1e400]", "[-]"] {
+            #expect(Self.jsonError(bad)?.kind == .malformedText, "\(bad)")
+        }
+    }
+
+    @Test("hostile JSON is refused, located", arguments: [
+        ("[{\"a\": 1, \"a\": 2}]", PropertyListError.Kind.duplicateKey, "t.json:1:11"),
+        ("[\"a\u{1}\"]", .malformedText, "t.json:1:4"),
+        ("[\"\\u0000\"]", .malformedText, "t.json:1:9"),
+        ("[\"\\udc00\"]", .malformedText, "t.json:1:9"),
+        ("[{\"a\": 1}", .malformedText, "t.json:1:10"),
+        ("[{\"a\": 1}] x", .malformedText, "t.json:1:12"),
+        ("[null]", .malformedText, "t.json:1:2"),
+        ("{\"a\": 1} {\"b\": 2}", .malformedText, "t.json:1:10"),
+        (String(repeating: "[", count: 600), .tooDeeplyNested, "t.json:1:514"),
+    ])
+    func hostileJSON(_ text: String, _ kind: PropertyListError.Kind, _ location: String) {
+        let error = Self.jsonError(text)
+        #expect(error?.kind == kind, "\(String(describing: error))")
+        #expect(error?.location?.description == location, "\(String(describing: error))")
+    }
+
+    @Test("CSV: quoted fields hold separators, quotes and line breaks; CRLF or LF")
+    func csvQuoting() throws {
+        let rows = try Self.csv("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\n1,,3\n")
+        #expect(rows.map { $0.map(\.text) } == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["1", "", "3"]])
+        #expect(rows[2][2].location.description == "t.csv:4:4")
+        #expect(try Self.csv("a\tb\n1\t2\n", separator: 0x09).map { $0.map(\.text) } == [["a", "b"], ["1", "2"]])
+    }
+
+    @Test("hostile CSV is refused, located", arguments: [
+        ("a\n\"open", "t.csv:2:1"),
+        ("a\n\"x\"y", "t.csv:2:4"),
+        ("a\nx\"y", "t.csv:2:2"),
+        ("a\nx\u{0}", "t.csv:2:2"),
+    ])
+    func hostileCSV(_ text: String, _ location: String) {
+        do {
+            _ = try Self.csv(text)
+            Issue.record("accepted \(text)")
+        } catch let error as PropertyListError {
+            #expect(error.kind == .malformedText)
+            #expect(error.location?.description == location, "\(error)")
+        } catch {
+            Issue.record("\(error)")
+        }
+    }
+}
