@@ -49,6 +49,46 @@ extension ImportTests {
         #expect(again.updated == 0 && again.unchanged == 1)
     }
 
+    @Test func anUpdateWithoutTheNameKeepsTheStoredName() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        try catalog.importPropertyList(at: Fixtures.samplePlist)
+        let file = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>id</key><string>B77AF80E-55E7-4111-B05C-A5641DE4D6B3</string>
+            <key>rating</key><real>1.5</real></dict>
+            </array></plist>
+            """, to: "update/NoName.plist")
+        let report = try catalog.importPropertyList(at: file, options: ImportOptions(update: true))
+        #expect(report.updated == 1)
+        let after = try catalog.bowTie(matching: "R")
+        #expect(after.name == "Classic Red Bow Tie")
+        #expect(after.rating == 1.5)
+
+        // Without --update, and for a record that is not stored, the name
+        // is required, as always (1570, located).
+        let plain = #expect(throws: ImportError.self) {
+            try catalog.importPropertyList(at: file)
+        }
+        #expect(plain?.validation?.code == .missingMandatoryProperty)
+        let new = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            <dict><key>id</key><string>00000000-0000-4000-8000-000000000001</string>
+            <key>rating</key><real>1.5</real></dict>
+            </array></plist>
+            """, to: "update/NewNoName.plist")
+        let refused = #expect(throws: ImportError.self) {
+            try catalog.importPropertyList(at: new, options: ImportOptions(update: true))
+        }
+        #expect(refused?.validation?.code == .missingMandatoryProperty)
+        #expect(refused?.location?.line == 3)
+        #expect(try catalog.count() == 7)
+    }
+
     @Test func anUpdateChangesWhatTheFileHas() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Catalog.temporary(in: directory)

@@ -15,6 +15,7 @@ struct ConfigCommandTests {
                 Bow ties: 7
                 Photo files: \(bowties.externalDataURL.path)
                 Photo threshold: 102,400 bytes
+                Undo history: the last 100 actions
 
                 """, "\(result)")
     }

@@ -30,6 +30,10 @@ struct DecodedRecord {
     /// changes only these. (Bits, not an array: no allocation per record
     /// on the import's fast path.)
     var present: UInt64
+    /// With ``BowTieDecoder/defersMissingValues``: the error for the
+    /// required attributes the record leaves out, to throw if it turns out
+    /// to be new (an update takes them from the stored record instead).
+    var missingValues: ImportError?
 
     /// Whether the `<dict>` gives a value for the attribute at `index`.
     /// Past the 64th attribute every one counts as given: updated as
@@ -87,6 +91,10 @@ enum ValueSyntax: Sendable {
 /// Errors are located at the offending element.
 struct BowTieDecoder {
     let entity: EntityDescription
+    /// `import --update`: a record that leaves out a required attribute is
+    /// not refused yet (``DecodedRecord/missingValues``): if it is stored,
+    /// the stored value stands.
+    var defersMissingValues = false
     /// Unknown keys met so far, so that each distinct key is warned about
     /// once. At most ``unknownKeysRemembered``: past that a key cannot be
     /// told from one met before, and the count of unknown keys becomes a
@@ -256,17 +264,29 @@ struct BowTieDecoder {
         if let idSlot, values[idSlot] == nil, !derivedIDSlots.isEmpty {
             values[idSlot] = .uuid(Self.derivedID(derivedIDSlots.map { values[$0] }))
         }
+        var missingValues: ImportError?
         do {
             try entity.validate(record: label, valueAt: { values[$0] })
         } catch var error as ValidationError {
             let first = error.errors.first ?? error
             error.record = nil
             let attribute = first.attribute.flatMap { entity[$0] }
-            throw ImportError(
+            let failure = ImportError(
                 location: attribute.flatMap { dictionary[$0.importKey]?.location } ?? item.location,
                 recordNumber: number, record: label(),
                 field: error.errors.isEmpty ? attribute?.importKey : nil,
                 message: error.description, validation: error)
+            // `import --update`: a required value the record leaves out is
+            // the stored one, if the record is stored; decided later.
+            let leaves = error.errors.isEmpty ? [error] : error.errors
+            let onlyMissing = leaves.allSatisfy { leaf in
+                guard leaf.code == .missingMandatoryProperty, let name = leaf.attribute,
+                    let index = entity.attributes.firstIndex(where: { $0.name == name })
+                else { return false }
+                return index < 64 && present & (1 << UInt64(index)) == 0
+            }
+            guard defersMissingValues, onlyMissing else { throw failure }
+            missingValues = failure
         }
         var record = Record(entity: entity, values: values)
         record.names = names
@@ -295,7 +315,7 @@ struct BowTieDecoder {
         }
         return DecodedRecord(
             tie: BowTie(record: record), photo: photo, children: children, location: item.location,
-            present: present)
+            present: present, missingValues: missingValues)
     }
 
     /// The photo a record gives: under the import key (`imageName`), a

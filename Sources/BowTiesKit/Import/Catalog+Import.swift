@@ -96,7 +96,7 @@ extension Catalog {
         defer {
             try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000") }
         }
-        try write(action: "Import \(url.lastPathComponent)", insertsAsRanges: true, commit: !options.dryRun) {
+        try write(action: "Import \(opened.displayName)", insertsAsRanges: true, commit: !options.dryRun) {
             db, changes in
             var importer = try RecordImporter(
                 catalog: self, db: db, changes: changes, images: images, options: options, syntax: syntax)
@@ -250,6 +250,7 @@ private struct RecordImporter {
         threshold = try Catalog.threshold(db)
         codec = catalog.bowTieCodec
         decoder = BowTieDecoder(entity: codec.entity, model: catalog.model, syntax: syntax)
+        decoder.defersMissingValues = options.update
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try RecordInsertStatement(db, codec: codec)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
@@ -287,6 +288,19 @@ private struct RecordImporter {
             throw imageError(message, record)
         case .missing?, nil:
             tie.photo = nil
+        }
+        if let missing = record.missingValues {
+            // Left out by an update: the stored record gives them, and a
+            // new one must have them.
+            let stored = try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM "\(codec.entity.tableName)" \
+                        WHERE "\(codec.entity.primaryKeyColumn)" = ?)
+                        """),
+                arguments: [tie.record.primaryKey?.databaseValue ?? .null]) ?? false
+            guard stored else { throw missing }
+            return try importRecordNotNew(record, named, readData)
         }
         guard try insert.insert(tie.record) == .inserted else {
             return try importRecordNotNew(record, named, readData)

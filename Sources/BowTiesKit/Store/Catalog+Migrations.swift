@@ -85,7 +85,7 @@ extension Catalog {
         SchemaMigration(
             "v3: undo history",
             sql: """
-                CREATE TABLE "undo_action" ("id" INTEGER PRIMARY KEY AUTOINCREMENT, "title" TEXT NOT NULL, "date" DOUBLE NOT NULL, "undone" BOOLEAN NOT NULL DEFAULT 0);
+                CREATE TABLE "undo_action" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "date" DOUBLE NOT NULL, "undone" INTEGER NOT NULL DEFAULT 0);
                 CREATE TABLE "undo_change" ("seq" INTEGER PRIMARY KEY, "action" INTEGER NOT NULL REFERENCES "undo_action"("id") ON DELETE CASCADE, "phase" INTEGER NOT NULL, "tableName" TEXT NOT NULL, "operation" TEXT NOT NULL, "row" INTEGER NOT NULL, "lastRow" INTEGER);
                 CREATE INDEX undo_change_action ON undo_change(action, phase);
                 CREATE INDEX undo_change_row ON undo_change(tableName, row);

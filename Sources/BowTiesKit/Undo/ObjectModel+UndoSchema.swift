@@ -68,10 +68,10 @@ extension ObjectModel {
     static let undoInfrastructureSQL: [String] = [
         """
         CREATE TABLE "undo_action" (\
-        "id" INTEGER PRIMARY KEY AUTOINCREMENT, \
+        "id" INTEGER PRIMARY KEY, \
         "title" TEXT NOT NULL, \
         "date" DOUBLE NOT NULL, \
-        "undone" BOOLEAN NOT NULL DEFAULT 0)
+        "undone" INTEGER NOT NULL DEFAULT 0)
         """,
         """
         CREATE TABLE "undo_change" (\

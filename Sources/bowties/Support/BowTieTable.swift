@@ -37,10 +37,12 @@ struct BowTieTable {
     /// A row's cells.
     static func cells(_ row: FieldRow) throws -> [String] {
         [
-            row.text(0) ?? "-",
-            row.text(1) ?? "",
+            // Text from the catalog, escaped: a newline or an escape
+            // sequence in a name cannot break the table or the terminal.
+            row.text(0).map(TerminalText.escaped) ?? "-",
+            row.text(1).map(TerminalText.escaped) ?? "",
             Output.number(row.number(2) ?? 0),
-            String(row.integer(3) ?? 0),
+            Output.grouped(Int(row.integer(3) ?? 0)),
             row.date(4).map { String(ISO8601.string(from: $0).prefix(10)) } ?? "never",
             row.flag(5) == true ? "*" : "",
             try row.value(6).map { value in
