@@ -12,6 +12,9 @@ struct UndoRecorder {
     /// The largest rowid of each table before an import, whose new rows
     /// are logged as ranges (nil when inserts are logged one by one).
     private let rangeStarts: [(table: String, after: Int64)]?
+    /// The insert triggers set aside for the import, with their SQL as
+    /// the store holds it, put back by ``finish(title:limit:_:)``.
+    private let setAside: [(name: String, sql: String)]
 
     /// Starts recording an action titled `title`.
     ///
@@ -23,15 +26,31 @@ struct UndoRecorder {
             arguments: [title, Date().timeIntervalSince1970])
         let action = db.lastInsertedRowID
         var starts: [(String, Int64)]?
+        var setAside: [(String, String)] = []
         if insertsAsRanges {
             starts = try model.tablesInDependencyOrder.map { table in
                 (table, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \"\(table)\"") ?? 0)
+            }
+            // A table with a trigger makes SQLite keep a statement journal
+            // for every INSERT (a copy of each page it touches), which an
+            // import pays a hundred thousand times for a trigger that does
+            // nothing while inserts are logged as ranges. The triggers go
+            // for the transaction and come back, as they were, before it
+            // commits.
+            for table in model.tableNames {
+                let name = "\(table)_undo_insert"
+                guard
+                    let sql = try String.fetchOne(
+                        db, sql: "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = ?", arguments: [name])
+                else { continue }
+                try db.execute(sql: "DROP TRIGGER \"\(name)\"")
+                setAside.append((name, sql))
             }
         }
         try db.execute(
             sql: "UPDATE \"undo_recording\" SET \"action\" = ?, \"phase\" = 0, \"inserts\" = ?",
             arguments: [action, !insertsAsRanges])
-        return UndoRecorder(action: action, model: model, rangeStarts: starts)
+        return UndoRecorder(action: action, model: model, rangeStarts: starts, setAside: setAside)
     }
 
     /// Stops recording, and files the action under `title`: the redo
@@ -43,6 +62,7 @@ struct UndoRecorder {
     ///   needed: the caller releases them.
     func finish(title: String, limit: Int, _ db: Database) throws -> Set<String> {
         try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
+        for trigger in setAside { try db.execute(sql: trigger.sql) }
         for start in rangeStarts ?? [] {
             let last = try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \"\(start.table)\"") ?? 0
             guard last > start.after else { continue }
