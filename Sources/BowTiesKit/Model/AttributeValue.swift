@@ -99,3 +99,17 @@ public enum AttributeValue: Sendable, Equatable {
         return String(number)
     }
 }
+
+extension AttributeValue {
+    /// `3.5`, `4`, `4.75`, `3.33` (for 3.333…): a number for people,
+    /// rounded to at most two decimals, as the table, `show` and the report
+    /// write ratings. Nil when it is not finite or too large to round so.
+    public static func twoDecimalText(_ value: Double) -> String? {
+        guard value.isFinite, abs(value) < 1e15 else { return nil }
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int64(rounded)) }
+        var text = String(format: "%.2f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

@@ -278,12 +278,7 @@ public struct HTMLReport {
     /// A rating with at most two decimals: `3.5`, `4`, `4.75`; JSON-safe
     /// (`0` for a value that is not finite).
     static func rating(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
-        var text = String(format: "%.2f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        AttributeValue.twoDecimalText(value) ?? "0"
     }
 
     /// Five stars, to the nearest half, and the rating in figures.

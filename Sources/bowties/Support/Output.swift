@@ -28,12 +28,7 @@ enum Output {
     /// `3.5`, `4`, `4.75`, `3.33` (for 3.333…): a rating for people, with
     /// at most two decimals. `--json` and `export` keep the exact value.
     static func number(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return AttributeValue.double(value).displayText }
-        let rounded = (value * 100).rounded() / 100
-        if rounded == rounded.rounded() { return String(Int64(rounded)) }
-        var text = String(format: "%.2f", rounded)
-        while text.hasSuffix("0") { text.removeLast() }
-        return text
+        AttributeValue.twoDecimalText(value) ?? AttributeValue.double(value).displayText
     }
 
     /// `2014-06-19 18:15:24 UTC`.
