@@ -351,7 +351,7 @@ extension Catalog {
         case "delete":
             // A table whose key is an integer keeps its rowid in that
             // column; the others get theirs back explicitly.
-            let keyIsRowid = try rowidIsColumn(entry.table, db)
+            let keyIsRowid = rowidIsColumn(entry.table)
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             try db.cachedStatement(
                 sql: keyIsRowid
@@ -376,7 +376,7 @@ extension Catalog {
     }
 
     /// Whether the table's rowid is one of its columns (`pk INTEGER PRIMARY KEY`).
-    private func rowidIsColumn(_ table: String, _ db: Database) throws -> Bool {
+    private func rowidIsColumn(_ table: String) -> Bool {
         guard let entity = model.entities.first(where: { $0.tableName == table }) else { return false }
         return entity.primaryKeyAttribute == nil
     }
