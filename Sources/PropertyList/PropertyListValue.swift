@@ -9,7 +9,14 @@ import Foundation
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// The file's display name (usually its last path component, or the path
     /// as the user typed it).
-    public var file: String
+    public var file: String {
+        get { fileName.name }
+        set { fileName = FileName(newValue) }
+    }
+    /// The file's display name as a number: a location is copied with
+    /// every value an import reads, and a `String` longer than 15 bytes
+    /// would cost a reference count on each copy.
+    public var fileName: FileName
     /// 1-based line number.
     public var line: Int
     /// 1-based column number, counted in characters (a tab counts one).
@@ -22,7 +29,13 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var column: Int
 
     public init(file: String, line: Int, column: Int) {
-        self.file = file
+        self.init(fileName: FileName(file), line: line, column: column)
+    }
+
+    /// A location in a file whose name a reader has already made a
+    /// ``FileName`` of: no lookup, for readers that make one per value.
+    public init(fileName: FileName, line: Int, column: Int) {
+        self.fileName = fileName
         self.line = line
         self.column = column
     }
@@ -35,6 +48,10 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     /// existing reader of `line` and `column` keeps working.
     public init(file: String, byteOffset offset: Int) {
         self.init(file: file, line: 0, column: offset)
+    }
+
+    public init(fileName: FileName, byteOffset offset: Int) {
+        self.init(fileName: fileName, line: 0, column: offset)
     }
 
     /// The 0-based byte offset, for a location in a binary property list;

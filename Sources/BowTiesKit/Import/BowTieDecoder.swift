@@ -117,6 +117,12 @@ struct BowTieDecoder {
     /// Each attribute's type, by position (reading it from the
     /// declaration would copy the declaration for every value).
     private let types: [AttributeType]
+    /// Each attribute's default value, by position, for the same reason.
+    private let defaults: [AttributeValue?]
+    /// For each binary attribute, the key that gives a file name rather
+    /// than bytes (`imageName`, its import key when it differs from its
+    /// export name); nil for the others.
+    private let fileNameKeys: [String?]
     /// The relationships read as arrays of names.
     private let namedRelationships: [String]
     /// The positions of the attributes that label a record and derive
@@ -167,6 +173,10 @@ struct BowTieDecoder {
         self.importKeys = importKeys
         namedRelationships = named
         types = entity.attributes.map(\.type)
+        defaults = entity.attributes.map(\.defaultValue)
+        fileNameKeys = entity.attributes.map {
+            $0.type == .binaryData && $0.importKey != $0.exportName ? $0.importKey : nil
+        }
         keySlot = entity.keyAttribute.flatMap(entity.index(ofAttribute:))
         nameSlot = entity.nameAttribute.flatMap(entity.index(ofAttribute:))
         idSlot = entity.attributes.firstIndex(where: \.isPrimaryKey)
@@ -243,8 +253,7 @@ struct BowTieDecoder {
             if index < 64 { present |= 1 << UInt64(index) }
             if types[index] == .binaryData {
                 do {
-                    let isName = entry.key == entity.attributes[index].importKey
-                        && entity.attributes[index].importKey != entity.attributes[index].exportName
+                    let isName = entry.key == fileNameKeys[index]
                     photo = (try Self.photo(of: entry.item, isName: isName, syntax), entry.key, entry.item.location)
                 } catch let error as DecodingFailure {
                     throw failure(entry, error.message)
@@ -259,7 +268,7 @@ struct BowTieDecoder {
         }
 
         for index in 0..<attributeCount where values[index] == nil {
-            values[index] = entity.attributes[index].defaultValue
+            values[index] = defaults[index]
         }
         if let idSlot, values[idSlot] == nil, !derivedIDSlots.isEmpty {
             values[idSlot] = .uuid(Self.derivedID(derivedIDSlots.map { values[$0] }))

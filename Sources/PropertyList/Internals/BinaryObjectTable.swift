@@ -26,6 +26,8 @@ struct BinaryObjectTable {
     let bytes: UnsafeBufferPointer<UInt8>
     let region: ByteRegion
     let file: String
+    /// ``file`` for the location of every object.
+    private let fileName: SourceLocation.FileName
     let offsetIntSize: Int
     let objectRefSize: Int
     let objectCount: Int
@@ -75,6 +77,7 @@ struct BinaryObjectTable {
         self.region = region
         self.bytes = bytes
         self.file = file
+        fileName = SourceLocation.FileName(file)
         let minimum = Self.headerLength + Self.trailerLength
         if bytes.count >= Self.headerLength {
             guard bytes.starts(with: Self.magic) else {
@@ -388,7 +391,7 @@ struct BinaryObjectTable {
     }
 
     func location(_ offset: Int) -> SourceLocation {
-        SourceLocation(file: file, byteOffset: offset)
+        SourceLocation(fileName: fileName, byteOffset: offset)
     }
 
     func malformed(_ message: String, at offset: Int) -> PropertyListError {

@@ -18,6 +18,8 @@ final class ByteStream {
 
     /// The file's name, as locations show it.
     let file: String
+    /// ``file`` for the location of every value.
+    private let fileName: SourceLocation.FileName
     private let descriptor: Int32
     /// Kept so that a file opened by the stream stays open while it reads.
     private let owner: OpenFile?
@@ -40,6 +42,7 @@ final class ByteStream {
     init(descriptor: Int32, file: String, prefix: [UInt8] = [], owner: OpenFile? = nil) {
         self.descriptor = descriptor
         self.file = file
+        fileName = SourceLocation.FileName(file)
         self.owner = owner
         let capacity = max(Self.chunkSize, prefix.count)
         let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
@@ -76,7 +79,7 @@ final class ByteStream {
     var offset: Int { consumedBeforeChunk + position }
 
     /// Where the next byte is.
-    var location: SourceLocation { SourceLocation(file: file, line: line, column: column) }
+    var location: SourceLocation { SourceLocation(fileName: fileName, line: line, column: column) }
 
     /// The next byte without consuming it; nil at the end of the input.
     @inline(__always)

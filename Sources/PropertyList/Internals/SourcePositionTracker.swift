@@ -74,13 +74,29 @@ struct SourcePositionTracker {
         let start = (line, column)
         var newlines = 0
         var characters = 0
-        for byte in bytes {
+        var position = 0
+        if let base = bytes.baseAddress {
+            // Eight bytes at a time while they are ASCII and hold no line
+            // feed (most of a property list's text): each is a character.
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let feeds = word ^ 0x0A0A_0A0A_0A0A_0A0A
+                let hasFeed = (feeds &- 0x0101_0101_0101_0101) & ~feeds & 0x8080_8080_8080_8080
+                guard word & 0x8080_8080_8080_8080 == 0, hasFeed == 0 else { break }
+                characters += 8
+                position += 8
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
             if byte == 0x0A {
                 newlines += 1
                 characters = 0
             } else if byte & 0xC0 != 0x80 {
                 characters += 1
             }
+            position += 1
         }
         if newlines == 0 {
             column += prefixWidth + characters + suffixWidth

@@ -36,6 +36,8 @@ enum XMLNodeKind: Equatable {
 final class XMLTextReader {
     /// The display name used in locations and messages.
     let displayName: String
+    /// ``displayName`` for the location of every node.
+    private let fileName: SourceLocation.FileName
 
     /// The bytes of the current text, comment or processing instruction
     /// node. Valid until the next ``read()``.
@@ -122,6 +124,7 @@ final class XMLTextReader {
         self.file = file
         self.buffer = buffer
         self.displayName = displayName
+        fileName = SourceLocation.FileName(displayName)
         self.rootPosition = rootPosition
         // `xmlTextReaderSetStructuredErrorHandler`: libxml2 reports errors
         // to the collector instead of printing them. The collector lives as
@@ -146,7 +149,7 @@ final class XMLTextReader {
 
     /// Where the current node starts.
     var location: SourceLocation {
-        SourceLocation(file: displayName, line: nodeLine, column: nodeColumn)
+        SourceLocation(fileName: fileName, line: nodeLine, column: nodeColumn)
     }
 
     /// The current node's qualified name, for messages
