@@ -120,6 +120,24 @@ struct ReportTests {
         #expect(decoded.channels == 3)
     }
 
+    @Test func aLargeJPEGIsDecodedSmallerByLibjpegThenScaled() throws {
+        var rgb = [UInt8](repeating: 200, count: 4000 * 3000 * 3)
+        for index in stride(from: 0, to: rgb.count, by: 3 * 4000 + 3) { rgb[index] = 20 }
+        let photo = try PhotoScaler.encodeJPEG(Bitmap(width: 4000, height: 3000, channels: 3, pixels: rgb))
+        // libjpeg's DCT scaling: 1/8 still covers 480 pixels (500×375).
+        let (decoded, width, height) = try PhotoScaler.decode(photo, fitting: 480)
+        #expect(width == 4000 && height == 3000)
+        #expect(decoded.width == 500 && decoded.height == 375)
+        let (html, outcome) = try HTMLReport(ties: [tie("A", worn: 1, photoBytes: photo.count)]) { _ in
+            .success(photo)
+        }.render()
+        #expect(outcome.photosScaled == 1)
+        let images = Self.embeddedImages(html)
+        try #require(images.count == 1)
+        let (small, _, _) = try PhotoScaler.decode(images[0].data, fitting: 10_000)
+        #expect(small.width == 480 && small.height == 360)
+    }
+
     @Test func aPhotoWithTransparencyStaysAPNG() throws {
         let photo = try Self.png(width: 1000, height: 500, alpha: true)
         let (html, outcome) = try HTMLReport(ties: [tie("A", worn: 1, photoBytes: photo.count)]) { _ in
