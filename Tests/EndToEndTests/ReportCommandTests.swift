@@ -230,9 +230,9 @@ struct ReportCommandTests {
             let marker = bytes[index + 1]
             let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
             if (0xC0...0xC2).contains(marker) {
-                return (
-                    Int(bytes[index + 7]) << 8 | Int(bytes[index + 8]), Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
-                )
+                let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                return (width, height)
             }
             index += 2 + length
         }

@@ -67,7 +67,10 @@ struct Bitmap {
                         for y in top..<bottom {
                             let row = y * width * channels
                             for targetX in 0..<targetWidth {
-                                var red: UInt64 = 0, green: UInt64 = 0, blue: UInt64 = 0, alpha: UInt64 = 0
+                                var red: UInt64 = 0
+                                var green: UInt64 = 0
+                                var blue: UInt64 = 0
+                                var alpha: UInt64 = 0
                                 for x in columns[targetX]..<max(columns[targetX] + 1, columns[targetX + 1]) {
                                     let at = row + x * channels
                                     if channels == 4 {
