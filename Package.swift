@@ -4,6 +4,7 @@
 //
 // Layers, bottom up:
 //   CLibXML2      system library: module map and shim for libxml2 (C stays here)
+//   CImageCodecs  system library: module map and shim for libpng and libjpeg (the report's photo scaling)
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
@@ -28,6 +29,10 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev", "pkg-config"])]
         ),
+        .systemLibrary(
+            name: "CImageCodecs",
+            providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"])]
+        ),
         .target(
             name: "PropertyList",
             dependencies: ["CLibXML2"]
@@ -36,6 +41,8 @@ let package = Package(
             name: "BowTiesKit",
             dependencies: [
                 "PropertyList",
+                // libpng and libjpeg, to scale the report's large photos down.
+                "CImageCodecs",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's prepared insert (GRDB's
                 // own module for it; the system SQLite GRDB links).

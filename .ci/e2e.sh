@@ -470,6 +470,36 @@ if [[ -n $chromium_bin ]]; then
 else
     ok "report in headless Chromium # SKIP (chromium is not installed)"
 fi
+# A 3000x2000 PNG (made by Python's zlib) is scaled down to 480x320, once.
+python3 - "$WORK/large.png" <<'EOF'
+import struct, sys, zlib
+width, height = 3000, 2000
+grain = lambda x, y: (x * 7919 ^ y * 104729) & 31  # as a photo has: a JPEG beats a PNG
+row = lambda y: b"\0" + bytes(v for x in range(width) for g in (grain(x, y),) for v in (x * 223 // width + g, y * 223 // height + g, 96 + g))
+def chunk(kind, body):
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+open(sys.argv[1], "wb").write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+    + chunk(b"IDAT", zlib.compress(b"".join(row(y) for y in range(height)), 6)) + chunk(b"IEND", b""))
+EOF
+bt add --name "Large photo" --key LP --photo "$WORK/large.png"
+bt report --output "$WORK/report-large.html" LP
+check "report: a 3000x2000 photo is scaled down" eval '[[ $rc == 0 ]] && out_has "1 photo embedded" && out_has "1 scaled down)"'
+jpeg_is_480x320() {
+    python3 - "$WORK/report-large.html" <<'EOF'
+import base64, re, struct, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+found = re.findall(r'url\("data:image/jpeg;base64,([^"]+)"\)', page)
+if len(found) != 1:
+    print(f"#   {len(found)} JPEG photos, expected 1")
+    sys.exit(1)
+data, i = base64.b64decode(found[0]), 2
+while data[i] == 0xFF and data[i + 1] not in (0xC0, 0xC1, 0xC2):
+    i += 2 + struct.unpack(">H", data[i + 2:i + 4])[0]
+height, width = struct.unpack(">HH", data[i + 5:i + 9])
+sys.exit(0 if (width, height) == (480, 320) else 1)
+EOF
+}
+check "report: the scaled photo is a 480x320 JPEG" jpeg_is_480x320
 export BOWTIES_STORE=$WORK/catalog.sqlite
 
 # --- the README's set-up line --------------------------------------------------

@@ -134,6 +134,111 @@ struct ReportCommandTests {
         #expect(help.stdout.contains("self-contained"), "\(help)")
     }
 
+    @Test("a large photo is embedded scaled down to a card's size; damaged photos are left out, saying why")
+    func scaledAndDamagedPhotos() throws {
+        let bowties = try BowTiesRunner()
+        let large = Self.storedPNG(width: 3000, height: 2000)
+        let files: [(key: String, data: Data)] = [
+            ("L", large), ("M", large),  // two ties, one photo
+            ("P", large.prefix(large.count / 3)),  // a PNG cut short
+            ("J", Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x43]) + Data(repeating: 0x11, count: 4000)),
+        ]
+        for file in files {
+            let url = bowties.directory.appendingPathComponent("\(file.key).img")
+            try file.data.write(to: url)
+            let added = try bowties.run("add", "--name", "Tie \(file.key)", "--key", file.key, "--photo", url.path)
+            try #require(added.status == 0, "\(added)")
+        }
+        let output = bowties.directory.appendingPathComponent("ties.html")
+        let result = try bowties.run("report", "--output", output.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.contains("4 bow ties, 4 cards, 1 photo embedded")
+                && result.stdout.contains("1 scaled down)") && result.stdout.contains("2 left out"),
+            "\(result)")
+        let html = try String(contentsOf: output, encoding: .utf8)
+        let uris = html.components(separatedBy: "url(\"data:image/jpeg;base64,").dropFirst()
+        try #require(uris.count == 1, "the shared photo is embedded once, as a JPEG")
+        let base64 = try #require(uris.first?.prefix { $0 != "\"" })
+        let jpeg = try #require(Data(base64Encoded: String(base64)))
+        #expect(jpeg.count < 100_000, "\(jpeg.count) bytes")
+        let size = try #require(Self.jpegSize(jpeg))
+        #expect(size.width == 480 && size.height == 320, "\(size)")
+        #expect(html.contains("Photo not embedded: cannot read it as PNG ("))
+        #expect(html.contains("Photo not embedded: cannot read it as JPEG ("))
+    }
+
+    /// A PNG of `width`×`height` RGB pixels (a grainy gradient) made without an
+    /// image library: zlib's stored (uncompressed) blocks, CRC-32, Adler-32.
+    static func storedPNG(width: Int, height: Int) -> Data {
+        let table: [UInt32] = (0..<256).map { index in
+            var crc = UInt32(index)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            return crc
+        }
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            return ~crc
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] {
+            [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        }
+        var raw = [UInt8]()
+        raw.reserveCapacity((width * 3 + 1) * height)
+        for y in 0..<height {
+            raw.append(0)  // filter: none
+            for x in 0..<width {
+                // Grain, as a photo has, so that a JPEG beats a PNG.
+                let grain = (x &* 7919 ^ y &* 104_729) & 31
+                raw.append(UInt8(x * 223 / width + grain))
+                raw.append(UInt8(y * 223 / height + grain))
+                raw.append(UInt8(96 + grain))
+            }
+        }
+        var zlib: [UInt8] = [0x78, 0x01]
+        var offset = 0
+        repeat {
+            let count = min(65_535, raw.count - offset)
+            let final: UInt8 = offset + count == raw.count ? 1 : 0
+            zlib += [final, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            zlib += raw[offset..<offset + count]
+            offset += count
+        } while offset < raw.count
+        var a: UInt32 = 1
+        var b: UInt32 = 0
+        for byte in raw {
+            a = (a + UInt32(byte)) % 65_521
+            b = (b + a) % 65_521
+        }
+        zlib += bigEndian(b << 16 | a)
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+        }
+        let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height)) + [8, 2, 0, 0, 0]
+        return Data(
+            [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlib)
+                + chunk("IEND", []))
+    }
+
+    /// The size a JPEG's frame header (SOF0–SOF2) declares.
+    static func jpegSize(_ data: Data) -> (width: Int, height: Int)? {
+        let bytes = [UInt8](data)
+        var index = 2
+        while index + 9 < bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if (0xC0...0xC2).contains(marker) {
+                let height = Int(bytes[index + 5]) << 8 | Int(bytes[index + 6])
+                let width = Int(bytes[index + 7]) << 8 | Int(bytes[index + 8])
+                return (width, height)
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
     /// Chromium, when installed, opens the page: the table's script runs
     /// (its CSP hash is right) and the hostile name runs nothing.
     @Test(

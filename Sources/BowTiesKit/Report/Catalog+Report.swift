@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension Catalog {
     /// Writes a report (``HTMLReport``) of the ties `query` selects to `url`,
@@ -15,21 +16,129 @@ extension Catalog {
     public func writeReport(
         matching query: Query, to url: URL, limits: HTMLReport.Limits = .init(), now: Date = Date()
     ) throws -> HTMLReport.Outcome {
-        let (html, outcome) = try report(matching: query, limits: limits, now: now)
-        let file = try AtomicFile(destination: url)
-        try file.write(html)
-        try file.commit()
+        let output = try ExportOutput(file: url)
+        let outcome = try writeReport(matching: query, to: output, limits: limits, now: now)
+        try output.commit()
         return outcome
     }
 
-    /// The report's page as text (for standard output).
-    public func report(
-        matching query: Query, limits: HTMLReport.Limits = .init(), now: Date = Date()
-    ) throws -> (html: String, outcome: HTMLReport.Outcome) {
-        let ties = try bowTies(matching: query)
-        let report = HTMLReport(
-            ties: ties, now: now, limits: limits, selection: query.terms.joined(separator: " ")
-        ) { tie in try self.readPhoto(of: tie) }
-        return try report.render()
+    /// Writes the report's page to `output` (a file, or standard output)
+    /// as it reads the ties, from one snapshot of the store.
+    ///
+    /// Memory does not grow with the catalog: the figures are SQL
+    /// aggregates, the gallery holds at most ``HTMLReport/Limits/cards``
+    /// ties, and the table's rows go out 64 KiB at a time as they are
+    /// read. The caller commits `output`.
+    ///
+    /// - Throws: ``CatalogError`` (`.storeIO`, `.cannotCreateOutput`,
+    ///   `.outputClosed`), ``QueryError``.
+    public func writeReport(
+        matching query: Query, to output: ExportOutput, limits: HTMLReport.Limits = .init(), now: Date = Date()
+    ) throws -> HTMLReport.Outcome {
+        try read { db in
+            let summary = try summary(matching: query, now: now, db)
+            let cards = try bowTies(matching: query, limit: max(0, limits.cards), db)
+            let report = HTMLReport(
+                summary: summary, cards: cards, now: now, limits: limits,
+                selection: query.terms.joined(separator: " "),
+                rows: { body in try self.forEachReportRow(matching: query, db, body) },
+                readPhoto: { tie in try self.readPhoto(of: tie, db) })
+            var buffer = ExportBuffer(output: output)
+            let outcome = try report.render { text in
+                buffer.appendText(text)
+                try buffer.flushIfFull()
+            }
+            try buffer.flush()
+            return outcome
+        }
+    }
+
+    /// The figures of the ties `query` selects, from SQL aggregates.
+    ///
+    /// - Throws: ``QueryError``, ``CatalogError``.
+    public func summary(matching query: Query, now: Date = Date()) throws -> CatalogSummary {
+        try read { db in try summary(matching: query, now: now, db) }
+    }
+
+    func summary(matching query: Query, now: Date, _ db: Database) throws -> CatalogSummary {
+        let codec = bowTieCodec
+        let compiled = try QueryCompiler(codec: codec).compile(query)
+        let table = "\"\(codec.entity.tableName)\""
+        func column(_ name: String) -> String {
+            // The bow-tie entity declares these; a missing one counts as NULL.
+            codec.entity[name].map { "\(table).\"\($0.columnName)\"" } ?? "NULL"
+        }
+        let worn = column("timesWorn")
+        let photo = column("photoData")
+        let condition = compiled.whereSQL.map { "(\($0))" } ?? "1"
+        let arguments = StatementArguments(compiled.arguments)
+        let cutoff = now.addingTimeInterval(-Double(CatalogSummary.staleDays) * 86_400).timeIntervalSince1970
+        let figures = try Row.fetchOne(
+            db,
+            sql: """
+                SELECT count(*), ifnull(sum(\(column("isFavorite")) <> 0), 0), ifnull(sum(\(worn) = 0), 0), \
+                ifnull(sum(\(column("lastWorn")) IS NULL OR \(column("lastWorn")) < \(cutoff)), 0), count(\(photo)), \
+                max(\(worn)), min(CASE WHEN \(worn) > 0 THEN \(worn) END) \
+                FROM \(table) WHERE \(condition)
+                """, arguments: arguments)
+        guard let figures else { throw CatalogError(.storeIO, "cannot count the ties") }
+        let photoBytes =
+            try Int.fetchOne(
+                db,
+                sql: """
+                    SELECT ifnull(sum(byteCount), 0) FROM \(Self.blobTable) WHERE sha256 IN \
+                    (SELECT \(photo) FROM \(table) WHERE \(condition) AND \(photo) IS NOT NULL)
+                    """, arguments: arguments) ?? 0
+
+        /// The first tie in the query's order worn `times` times, and how
+        /// many others were.
+        func standout(_ times: Int64?) throws -> CatalogSummary.Standout? {
+            guard let times else { return nil }
+            var sql =
+                codec.selection + " WHERE \(condition) AND \(worn) = \(times) ORDER BY \(compiled.orderSQL) LIMIT 1"
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
+            sql = "SELECT count(*) FROM \(table) WHERE \(condition) AND \(worn) = \(times)"
+            let count = try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 1
+            return CatalogSummary.Standout(
+                tie: BowTie(record: try codec.decode(row)), timesWorn: Int32(clamping: times), others: count - 1)
+        }
+        return CatalogSummary(
+            ties: figures[0], favourites: figures[1], mostWorn: try standout(figures[5]),
+            leastWorn: try standout(figures[6]), neverWorn: figures[2], notWornRecently: figures[3],
+            withPhoto: figures[4], photoBytes: photoBytes)
+    }
+
+    /// The first `limit` bow ties `query` selects, in its order.
+    func bowTies(matching query: Query, limit: Int, _ db: Database) throws -> [BowTie] {
+        let codec = bowTieCodec
+        let (sql, arguments) = try selectSQL(matching: query)
+        return try Row.fetchAll(db, sql: sql + " LIMIT \(limit)", arguments: StatementArguments(arguments)).map {
+            BowTie(record: try codec.decode($0))
+        }
+    }
+
+    /// Calls `body` with the table row of each tie `query` selects, read
+    /// in place by a ``RawRowCursor`` (one row in memory at a time).
+    func forEachReportRow(matching query: Query, _ db: Database, _ body: (HTMLReport.TableRow) throws -> Void)
+        throws
+    {
+        let codec = bowTieCodec
+        let names = ["searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "tags", "tintColor"]
+        let fields = try codec.exportFields(
+            names.map { name in codec.entity[name]?.exportName ?? name }, format: .csv)
+        let (selection, columns) = codec.exportSelection(fields, photoBytes: false)
+        let (sql, arguments) = try selectSQL(matching: query, selection: selection)
+        let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
+        let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: fields)
+        while try cursor.step() {
+            let tags = row.text(6).map { EntityCodec.sortedNames($0.split(separator: "\u{1F}").map(String.init)) }
+            var colour = ""
+            if case .color(let color)? = try row.value(7) { colour = color.hexString }
+            try body(
+                HTMLReport.TableRow(
+                    key: row.text(0) ?? "", name: row.text(1) ?? "", rating: row.number(2) ?? 0,
+                    timesWorn: row.integer(3) ?? 0, lastWorn: row.date(4), isFavorite: row.flag(5) ?? false,
+                    tags: tags ?? [], colour: colour))
+        }
     }
 }

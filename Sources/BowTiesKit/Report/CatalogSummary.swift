@@ -3,7 +3,8 @@ import Foundation
 /// The figures at the top of a report, computed over every tie it covers.
 ///
 /// ```swift
-/// let summary = CatalogSummary(ties, now: Date())
+/// let summary = try catalog.summary(matching: query)   // SQL aggregates
+/// let summary = CatalogSummary(ties, now: Date())      // ties in memory
 /// summary.favourites      // 1
 /// summary.mostWorn?.tie   // B, worn 21 times
 /// ```
@@ -32,6 +33,24 @@ public struct CatalogSummary: Sendable {
     /// Bytes of the distinct photos (a photo several ties share counts once).
     public var photoBytes: Int
 
+    /// Figures counted elsewhere (``Catalog/summary(matching:now:)``: SQL
+    /// aggregates).
+    init(
+        ties: Int, favourites: Int, mostWorn: Standout?, leastWorn: Standout?, neverWorn: Int,
+        notWornRecently: Int, withPhoto: Int, photoBytes: Int
+    ) {
+        self.ties = ties
+        self.favourites = favourites
+        self.mostWorn = mostWorn
+        self.leastWorn = leastWorn
+        self.neverWorn = neverWorn
+        self.notWornRecently = notWornRecently
+        self.withPhoto = withPhoto
+        self.photoBytes = photoBytes
+    }
+
+    /// Counts the figures of ties in memory (tests; small selections).
+    ///
     /// - Parameters:
     ///   - ties: The ties the report covers.
     ///   - now: The moment "90 days ago" counts back from.

@@ -15,25 +15,39 @@ import Foundation
 /// SHA-256, and `data:` images. Every text from the catalog is escaped
 /// (``HTMLText``), and the table's script builds cells with `textContent`.
 ///
-/// Photos are embedded as stored: bowties has no image library to scale
-/// them with. A photo over ``Limits/photoBytes`` is left out, and once
-/// ``Limits/photoBudget`` bytes of photos are in, the others are too;
-/// each card says why it shows none. The gallery holds at most
-/// ``Limits/cards`` cards; the table holds every tie (about 90 bytes each).
+/// Each distinct photo is embedded once, as a CSS class every card that
+/// shows it names. A PNG or JPEG larger than ``Limits/photoSide`` pixels
+/// (or than ``Limits/photoBytes``) is scaled down to fit first
+/// (``PhotoScaler``); a photo still over ``Limits/photoBytes``, or one
+/// that cannot be read, is left out, and once ``Limits/photoBudget``
+/// bytes of photos are in, the others are too; each card says why it
+/// shows none. The gallery holds at most ``Limits/cards`` cards; the table
+/// holds every tie (about 90 bytes each).
+///
+/// The page is written as it is made (``render(to:)``): the gallery's
+/// cards are made first (the style sheet, whose hash the policy names,
+/// holds their photos), then the table's rows go out one by one from
+/// ``rows``, so memory does not grow with the number of ties.
 public struct HTMLReport {
     /// How large the page may grow.
     public struct Limits: Sendable {
         /// Cards in the gallery, in the order of the ties.
         public var cards: Int
-        /// The largest photo embedded, in bytes.
+        /// The largest photo embedded, in bytes (after scaling).
         public var photoBytes: Int
         /// All embedded photos together, in bytes (before Base64's third more).
         public var photoBudget: Int
+        /// Photos with a longer side are scaled down to it: a card's photo
+        /// box at twice the density of a standard screen.
+        public var photoSide: Int
 
-        public init(cards: Int = 200, photoBytes: Int = 512 * 1024, photoBudget: Int = 5 * 1024 * 1024) {
+        public init(
+            cards: Int = 200, photoBytes: Int = 512 * 1024, photoBudget: Int = 5 * 1024 * 1024, photoSide: Int = 480
+        ) {
             self.cards = cards
             self.photoBytes = photoBytes
             self.photoBudget = photoBudget
+            self.photoSide = photoSide
         }
     }
 
@@ -44,51 +58,116 @@ public struct HTMLReport {
         /// Distinct photos embedded, and their bytes.
         public var photosEmbedded: Int
         public var photoBytesEmbedded: Int
+        /// Of those, the photos scaled down to fit.
+        public var photosScaled: Int
         /// Cards whose tie has a photo the page does not show.
         public var photosLeftOut: Int
     }
 
+    /// What the table shows of one tie.
+    public struct TableRow: Sendable {
+        public var key: String
+        public var name: String
+        public var rating: Double
+        public var timesWorn: Int64
+        public var lastWorn: Date?
+        public var isFavorite: Bool
+        /// Sorted as ``BowTie/tags``.
+        public var tags: [String]
+        /// `#RRGGBB`, or empty.
+        public var colour: String
+
+        public init(
+            key: String, name: String, rating: Double, timesWorn: Int64, lastWorn: Date?, isFavorite: Bool,
+            tags: [String], colour: String
+        ) {
+            self.key = key
+            self.name = name
+            self.rating = rating
+            self.timesWorn = timesWorn
+            self.lastWorn = lastWorn
+            self.isFavorite = isFavorite
+            self.tags = tags
+            self.colour = colour
+        }
+
+        public init(_ tie: BowTie) {
+            self.init(
+                key: tie.searchKey ?? "", name: tie.name ?? "", rating: tie.rating, timesWorn: Int64(tie.timesWorn),
+                lastWorn: tie.lastWorn, isFavorite: tie.isFavorite, tags: tie.tags,
+                colour: tie.tintColor?.hexString ?? "")
+        }
+    }
+
     /// Reads a tie's photo: nil when it has none (``Catalog/readPhoto(of:)``).
     public typealias PhotoReader = (BowTie) throws -> Result<Data, PhotoProblem>?
+    /// Calls its argument with each table row, in order.
+    public typealias RowSource = ((TableRow) throws -> Void) throws -> Void
 
-    public var ties: [BowTie]
+    public var summary: CatalogSummary
+    /// The ties of the gallery's cards (at most ``Limits/cards`` are shown).
+    public var cards: [BowTie]
     public var now: Date
     public var limits: Limits
     /// What selected the ties (`rating:4..`), shown under the title; empty for all.
     public var selection: String
+    private let rows: RowSource
     private let readPhoto: PhotoReader
 
+    /// A report of ties in memory.
     public init(
         ties: [BowTie], now: Date = Date(), limits: Limits = Limits(), selection: String = "",
         readPhoto: @escaping PhotoReader
     ) {
-        self.ties = ties
+        self.init(
+            summary: CatalogSummary(ties, now: now), cards: Array(ties.prefix(max(0, limits.cards))), now: now,
+            limits: limits, selection: selection,
+            rows: { body in for tie in ties { try body(TableRow(tie)) } }, readPhoto: readPhoto)
+    }
+
+    /// A report whose figures, cards and rows come from elsewhere
+    /// (``Catalog/writeReport(matching:to:limits:now:)``: the store).
+    ///
+    /// - Parameters:
+    ///   - summary: The figures of every tie the report covers.
+    ///   - cards: The first ties, in order, for the gallery.
+    ///   - rows: Every tie's table row, in order, once per ``render(to:)``.
+    public init(
+        summary: CatalogSummary, cards: [BowTie], now: Date = Date(), limits: Limits = Limits(),
+        selection: String = "", rows: @escaping RowSource, readPhoto: @escaping PhotoReader
+    ) {
+        self.summary = summary
+        self.cards = cards
         self.now = now
         self.limits = limits
         self.selection = selection
+        self.rows = rows
         self.readPhoto = readPhoto
     }
 
-    /// The page, and what went into it.
-    /// - Throws: What ``PhotoReader`` throws (the store could not be read).
+    /// The page, and what went into it (the page in memory: for tests and
+    /// small catalogs; ``render(to:)`` streams it).
+    /// - Throws: What ``PhotoReader`` and ``RowSource`` throw.
     public func render() throws -> (html: String, outcome: Outcome) {
-        let summary = CatalogSummary(ties, now: now)
-        let cardTies = ties.prefix(max(0, limits.cards))
+        var html = ""
+        let outcome = try render { html += $0 }
+        return (html, outcome)
+    }
+
+    /// Writes the page in pieces, in order, to `write`.
+    /// - Throws: What `write`, ``PhotoReader`` and ``RowSource`` throw.
+    public func render(to write: (String) throws -> Void) throws -> Outcome {
+        let cardTies = cards.prefix(max(0, limits.cards))
         var styles = StyleSheet()
         var photos = PhotoEmbedder(limits: limits, read: readPhoto)
-        var cards = ""
+        var cardsHTML = ""
         for tie in cardTies {
-            cards += try card(tie, styles: &styles, photos: &photos)
+            cardsHTML += try card(tie, styles: &styles, photos: &photos)
         }
         let css = Self.css + styles.rules
         let script = Self.script
-        let body = [
-            header(),
-            figures(summary),
-            gallery(cards, shown: cardTies.count, summary: summary),
-            table(),
-        ].joined()
-        let html = """
+        try write(
+            """
             <!DOCTYPE html>
             <html lang="en">
             <head>
@@ -100,17 +179,29 @@ public struct HTMLReport {
             <style>\(css)</style>
             </head>
             <body>
-            \(body)
-            <script type="application/json" id="ties-data">\(tableData())</script>
+
+            """)
+        try write(header())
+        try write(figures(summary))
+        try write(gallery(cardsHTML, shown: cardTies.count, summary: summary))
+        try write(table())
+        try write("\n<script type=\"application/json\" id=\"ties-data\">[")
+        var first = true
+        try rows { row in
+            try write((first ? "" : ",\n") + Self.tableData(row))
+            first = false
+        }
+        try write(
+            """
+            ]</script>
             <script>\(script)</script>
             </body>
             </html>
 
-            """
-        let outcome = Outcome(
-            ties: ties.count, cards: cardTies.count, photosEmbedded: photos.embedded.count,
-            photoBytesEmbedded: photos.bytesEmbedded, photosLeftOut: photos.leftOut)
-        return (html, outcome)
+            """)
+        return Outcome(
+            ties: summary.ties, cards: cardTies.count, photosEmbedded: photos.embedded,
+            photoBytesEmbedded: photos.bytesEmbedded, photosScaled: photos.scaled, photosLeftOut: photos.leftOut)
     }
 
     /// Only this page's own style and script (by hash) and `data:` images;
@@ -246,24 +337,18 @@ public struct HTMLReport {
         """
     }
 
-    /// Every tie as `[key, name, rating, worn, lastWorn, favourite, tags, colour]`,
+    /// A tie as `[key, name, rating, worn, lastWorn, favourite, tags, colour]`,
     /// JSON safe inside `<script>`.
-    private func tableData() -> String {
+    static func tableData(_ row: TableRow) -> String {
         var json = "["
-        json.reserveCapacity(ties.count * 96)
-        for (index, tie) in ties.enumerated() {
-            if index > 0 { json += ",\n" }
-            json += "["
-            json += HTMLText.jsonString(tie.searchKey ?? "") + ","
-            json += HTMLText.jsonString(tie.name ?? "") + ","
-            json += Self.rating(tie.rating) + ","
-            json += String(tie.timesWorn) + ","
-            json += HTMLText.jsonString(tie.lastWorn.map(Self.day) ?? "") + ","
-            json += (tie.isFavorite ? "1" : "0") + ","
-            json += HTMLText.jsonString(tie.tags.joined(separator: ", ")) + ","
-            json += HTMLText.jsonString(tie.tintColor?.hexString ?? "")
-            json += "]"
-        }
+        json += HTMLText.jsonString(row.key) + ","
+        json += HTMLText.jsonString(row.name) + ","
+        json += Self.rating(row.rating) + ","
+        json += String(row.timesWorn) + ","
+        json += HTMLText.jsonString(row.lastWorn.map(Self.day) ?? "") + ","
+        json += (row.isFavorite ? "1" : "0") + ","
+        json += HTMLText.jsonString(row.tags.joined(separator: ", ")) + ","
+        json += HTMLText.jsonString(row.colour)
         return json + "]"
     }
 
@@ -348,68 +433,5 @@ private struct StyleSheet {
         photos[dataURI] = name
         rules += ".\(name){background-image:url(\"\(dataURI)\")}\n"
         return name
-    }
-}
-
-/// Decides, photo by photo, what a card shows, within the limits.
-private struct PhotoEmbedder {
-    enum Shown {
-        case none
-        case embedded(String)
-        case leftOut(String)
-    }
-
-    let limits: HTMLReport.Limits
-    let read: HTMLReport.PhotoReader
-    /// Data URIs by SHA-256: a photo several ties share is read once.
-    private(set) var embedded: [String: Shown] = [:]
-    private(set) var bytesEmbedded = 0
-    private(set) var leftOut = 0
-
-    init(limits: HTMLReport.Limits, read: @escaping HTMLReport.PhotoReader) {
-        self.limits = limits
-        self.read = read
-    }
-
-    mutating func photo(for tie: BowTie) throws -> Shown {
-        guard let info = tie.photo else { return .none }
-        if let known = embedded[info.sha256] { return known }
-        let shown = try decide(tie, info)
-        if case .leftOut = shown { leftOut += 1 }
-        return shown
-    }
-
-    private mutating func decide(_ tie: BowTie, _ info: PhotoInfo) throws -> Shown {
-        if info.byteCount > limits.photoBytes {
-            return .leftOut(
-                "Photo not embedded: \(HTMLReport.bytes(info.byteCount)) is over the report's "
-                    + "\(HTMLReport.bytes(limits.photoBytes)) limit for one photo")
-        }
-        if bytesEmbedded + info.byteCount > limits.photoBudget {
-            return .leftOut(
-                "Photo not embedded: the report's \(HTMLReport.bytes(limits.photoBudget)) for photos is spent")
-        }
-        switch try read(tie) {
-        case nil:
-            return .none
-        case .failure(let problem)?:
-            return .leftOut("Photo unavailable: \(problem) (run bowties check)")
-        case .success(let data)?:
-            let type: String
-            switch ImageFormat(data: data) {
-            case .png: type = "image/png"
-            case .jpeg: type = "image/jpeg"
-            case .gif: type = "image/gif"
-            case .webp: type = "image/webp"
-            case .heic:
-                return .leftOut("HEIC photo: browsers cannot show it")
-            case .unknown:
-                return .leftOut("Photo not embedded: not an image format browsers show")
-            }
-            let shown = Shown.embedded("data:\(type);base64," + data.base64EncodedString())
-            bytesEmbedded += data.count
-            embedded[info.sha256] = shown
-            return shown
-        }
     }
 }

@@ -97,12 +97,21 @@ extension Catalog {
     /// - Returns: nil when the tie has no photo.
     /// - Throws: ``CatalogError`` only when the store itself cannot be read.
     public func readPhoto(of tie: BowTie) throws -> Result<Data, PhotoProblem>? {
+        guard tie.photo?.storage == .inline else { return try readPhoto(of: tie, nil) }
+        return try read { db in try readPhoto(of: tie, db) }
+    }
+
+    /// ``readPhoto(of:)`` in the caller's read transaction (`db`; nil when
+    /// the photo is not inline): for a command that reads photos among
+    /// other rows of one snapshot (`report`).
+    func readPhoto(of tie: BowTie, _ db: Database?) throws -> Result<Data, PhotoProblem>? {
         guard let info = tie.photo else { return nil }
         switch info.storage {
         case .external:
             return photos.read(info)
         case .inline:
-            let data = try read { db in
+            guard let db else { return try readPhoto(of: tie) }
+            let data = try mapErrors {
                 try Data.fetchOne(
                     db, sql: "SELECT data FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [info.sha256])
             }

@@ -20,10 +20,14 @@ extension BowTies {
                 last worn, tags); and a table of every tie that sorts (click a heading) and \
                 filters as you type.
 
-                Photos are embedded as stored: bowties cannot scale images. One photo over \
-                512 KiB, or any once 5 MiB of photos are in, is left out, and its card says \
-                so. The gallery shows the first 200 ties (--cards), the table all of them \
-                (about 90 bytes each): 100,000 ties made a page of 9.5 MB.
+                Each distinct photo is embedded once. A PNG or JPEG over 480 pixels on its \
+                long side (or over 512 KiB) is scaled down to 480 first: a JPEG when it is \
+                opaque, else a PNG. GIF and WebP photos are embedded as stored. A photo that \
+                cannot be read, one still over 512 KiB, or any once 5 MiB of photos are in, \
+                is left out, and its card says why. The gallery shows the first 200 ties \
+                (--cards), the table all of them (about 90 bytes each): 100,000 ties made a \
+                page of 9.5 MB. The page is written as the ties are read: memory stays the \
+                same whatever the catalog's size.
 
                 Without --output the page goes to standard output, unless that is a terminal.
 
@@ -61,8 +65,12 @@ extension BowTies {
             var limits = HTMLReport.Limits()
             limits.cards = cards
             guard let output, output != "-" else {
-                let (html, _) = try catalog.report(matching: selection, limits: limits)
-                Terminal.standardOutput.write(html)
+                // A reader that goes away (`| head`) ends the writing with
+                // `.outputClosed`, not a signal.
+                signal(SIGPIPE, SIG_IGN)
+                let standardOutput = ExportOutput()
+                _ = try catalog.writeReport(matching: selection, to: standardOutput, limits: limits)
+                try standardOutput.commit()
                 return
             }
             let outcome = try catalog.writeReport(matching: selection, to: URL(fileURLWithPath: output), limits: limits)
@@ -73,7 +81,8 @@ extension BowTies {
             var line =
                 "Wrote \(output): \(Output.count(outcome.ties, "bow tie")), \(Output.count(outcome.cards, "card"))"
             line += ", \(Output.count(outcome.photosEmbedded, "photo")) embedded"
-            line += " (\(Output.grouped(outcome.photoBytesEmbedded)) bytes)"
+            line += " (\(Output.grouped(outcome.photoBytesEmbedded)) bytes"
+            line += outcome.photosScaled > 0 ? ", \(Output.grouped(outcome.photosScaled)) scaled down)" : ")"
             if outcome.photosLeftOut > 0 {
                 line += ", \(Output.grouped(outcome.photosLeftOut)) left out (their cards say why)"
             }
@@ -89,6 +98,7 @@ private struct ReportJSON: Encodable {
     var cards: Int
     var photosEmbedded: Int
     var photoBytesEmbedded: Int
+    var photosScaled: Int
     var photosLeftOut: Int
 
     init(file: String, _ outcome: HTMLReport.Outcome) {
@@ -97,6 +107,7 @@ private struct ReportJSON: Encodable {
         cards = outcome.cards
         photosEmbedded = outcome.photosEmbedded
         photoBytesEmbedded = outcome.photoBytesEmbedded
+        photosScaled = outcome.photosScaled
         photosLeftOut = outcome.photosLeftOut
     }
 }
