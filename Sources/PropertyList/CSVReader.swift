@@ -226,7 +226,8 @@ public final class CSVReader {
     private func tooLong(at location: SourceLocation) -> PropertyListError {
         fieldLimit == Self.maximumFieldBytes
             ? failure("field longer than \(Self.maximumFieldBytes / 1_048_576) MiB", at: location)
-            : failure("the fields of one row are longer than \(Self.maximumRowBytes / 1_048_576) MiB in all", at: location)
+            : failure(
+                "the fields of one row are longer than \(Self.maximumRowBytes / 1_048_576) MiB in all", at: location)
     }
 
     private func field(at location: SourceLocation) throws(PropertyListError) -> Field {

@@ -58,7 +58,9 @@ struct FuzzCorpusTests {
         return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(corpus)/\($0)" }
     }
 
-    @Test("Each JSON and CSV input decodes, in each of its formats, or fails with a located error", arguments: textInputs)
+    @Test(
+        "Each JSON and CSV input decodes, in each of its formats, or fails with a located error",
+        arguments: textInputs)
     func replayText(_ name: String) throws {
         let url = Fixtures.packageRoot.appendingPathComponent("fuzz/corpus/\(name)")
         let formats: [ImportFormat] = name.hasPrefix("json/") ? [.json, .jsonl] : [.csv, .tsv]

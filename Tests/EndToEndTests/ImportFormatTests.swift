@@ -115,7 +115,8 @@ struct ImportFormatTests {
             let escaped = name.replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\t", with: "\\t")
                 .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
-            json += (index > 0 ? ",\n" : "") + "{\"name\": \"\(escaped)\", \"searchKey\": \"K\(index)\", \"tags\": [\"a\\\\b\"]}"
+            json += (index > 0 ? ",\n" : "")
+            json += "{\"name\": \"\(escaped)\", \"searchKey\": \"K\(index)\", \"tags\": [\"a\\\\b\"]}"
         }
         json += "]\n"
         let source = try bowties.write(json, to: "ties.json")

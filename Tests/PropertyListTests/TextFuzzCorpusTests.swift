@@ -41,10 +41,14 @@ struct TextFuzzCorpusTests {
         for layout: JSONReader.Layout? in [nil, .array, .lines] {
             let fromFile = Self.outcome(bytes) {
                 try JSONReader(contentsOf: url, displayName: "fuzz.json", layout: layout)
-            } next: { try $0.next().map { "\($0.location) \($0.value)" } }
+            } next: {
+                try $0.next().map { "\($0.location) \($0.value)" }
+            }
             let streamed = try Self.streamed(url, bytes) { descriptor, prefix in
                 JSONReader(descriptor: descriptor, displayName: "fuzz.json", prefix: prefix, layout: layout)
-            } next: { try $0.next().map { "\($0.location) \($0.value)" } }
+            } next: {
+                try $0.next().map { "\($0.location) \($0.value)" }
+            }
             #expect(fromFile == streamed, "\(name), layout \(String(describing: layout))")
         }
     }
@@ -56,10 +60,14 @@ struct TextFuzzCorpusTests {
         for dialect in [CSVReader.Dialect.csv, .tsv] {
             let fromFile = Self.outcome(bytes) {
                 try CSVReader(contentsOf: url, displayName: "fuzz.csv", dialect: dialect)
-            } next: { try $0.nextRow().map { "\($0)" } }
+            } next: {
+                try $0.nextRow().map { "\($0)" }
+            }
             let streamed = try Self.streamed(url, bytes) { descriptor, prefix in
                 CSVReader(descriptor: descriptor, displayName: "fuzz.csv", prefix: prefix, dialect: dialect)
-            } next: { try $0.nextRow().map { "\($0)" } }
+            } next: {
+                try $0.nextRow().map { "\($0)" }
+            }
             #expect(fromFile == streamed, "\(name), \(dialect)")
         }
     }

@@ -38,7 +38,8 @@ public enum RecordDecoding {
         data: Data, displayName: String, stopAtFirstInvalidRecord: Bool = true
     ) throws -> Summary {
         let reader = try PropertyListReader(data: data, displayName: displayName)
-        var decoding = try Decoding(syntax: .propertyList, model: nil, stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
+        var decoding = try Decoding(
+            syntax: .propertyList, model: nil, stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
         if reader.rootIsArray {
             while let item = try reader.next() {
                 try decoding.decode(item)
@@ -70,7 +71,8 @@ public enum RecordDecoding {
                 data: try Data(contentsOf: url), displayName: displayName,
                 stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
         case .json, .jsonl:
-            source = try JSONReader(contentsOf: url, displayName: displayName, layout: format == .json ? .array : .lines)
+            source = try JSONReader(
+                contentsOf: url, displayName: displayName, layout: format == .json ? .array : .lines)
             syntax = .json
         case .csv, .tsv:
             let reader = try CSVReader(contentsOf: url, displayName: displayName, dialect: format == .tsv ? .tsv : .csv)

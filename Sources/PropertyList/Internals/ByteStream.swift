@@ -125,10 +125,11 @@ final class ByteStream {
                 throw PropertyListError(.malformedText, "invalid UTF-8 at the start of the file", at: start)
             }
         case let first? where first == 0xFE || first == 0xFF || first == 0x00:
+            let hex = String(first, radix: 16, uppercase: true)
             let what =
                 first == 0x00
-                ? "a NUL byte, as UTF-16 and UTF-32 files do" : "byte 0x\(String(first, radix: 16, uppercase: true)), "
-                    + "a UTF-16 or UTF-32 byte-order mark"
+                ? "a NUL byte, as UTF-16 and UTF-32 files do"
+                : "byte 0x\(hex), a UTF-16 or UTF-32 byte-order mark"
             throw PropertyListError(
                 .malformedText,
                 "the file starts with \(what): only UTF-8 is read (convert it, e.g. with iconv -t UTF-8)",
