@@ -8,6 +8,8 @@
 //   FuzzPropertyListReader  PropertyListReader on arbitrary bytes
 //   FuzzBinaryPropertyListReader  BinaryPropertyListReader on arbitrary bytes
 //   FuzzRecordDecoder       the importer's record decoding on arbitrary bytes
+//   FuzzJSONReader          JSONReader (array, JSON Lines) and their records' decoding
+//   FuzzCSVReader           CSVReader (CSV, TSV) and their records' decoding
 import PackageDescription
 
 let package = Package(
@@ -30,6 +32,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzRecordDecoder",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "bowties"),
+                .product(name: "BowTiesKit", package: "bowties"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzJSONReader",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "bowties"),
+                .product(name: "BowTiesKit", package: "bowties"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzCSVReader",
             dependencies: [
                 "FuzzSupport",
                 .product(name: "PropertyList", package: "bowties"),

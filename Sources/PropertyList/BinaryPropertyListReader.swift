@@ -4,9 +4,10 @@ import Foundation
 /// the same ``PropertyListItem`` values as the XML ``PropertyListReader``.
 ///
 /// A binary property list is random access: its trailer, at the end of the
-/// file, says where every object is. The reader maps the file (its pages
-/// are given back every few thousand records, so memory stays flat
-/// whatever the file's size) and builds
+/// file, says where every object is. The reader reads the file with
+/// `pread` through a cache of 1 MiB (``ByteRegion``), so memory stays flat
+/// whatever the file's size, and a file cut short by another process
+/// while it is read is a located error rather than a crash, and builds
 /// values only when asked: a root array one element at a time with
 /// ``next()``, as the XML reader streams, or the whole root with
 /// ``readRoot()``.
@@ -49,10 +50,6 @@ import Foundation
 public final class BinaryPropertyListReader {
     /// How deeply arrays and dictionaries may nest: the XML reader's limit.
     public static let maximumDepth = PropertyListReader.maximumDepth
-
-    /// How many root elements are read between two releases of the
-    /// mapped file's resident pages.
-    static let recordsBetweenReleases = 4096
 
     /// Whether the root object is an array (or a set), whose elements
     /// ``next()`` returns one at a time.
@@ -107,13 +104,10 @@ public final class BinaryPropertyListReader {
         }
         let region: ByteRegion
         do throws(OpenFile.Failure) {
-            let file = try OpenFile(path: url.path)
-            // Mapped, not read: memory stays flat however large the file.
-            if let mapped = ByteRegion(mapping: file.descriptor, size: file.size) {
-                region = mapped
-            } else {
-                region = ByteRegion(copying: try file.prefix(file.size))
-            }
+            // Read through a bounded page cache: memory stays flat however
+            // large the file, and a file cut short meanwhile is an error,
+            // not a crash (as it would be if it were mapped).
+            region = ByteRegion(file: try OpenFile(path: url.path), displayName: name)
         } catch {
             switch error {
             case .notFound(let reason):
@@ -133,15 +127,14 @@ public final class BinaryPropertyListReader {
     /// - Throws: ``PropertyListError`` when the header or trailer is not
     ///   that of a binary property list.
     public convenience init(data: Data, displayName: String) throws(PropertyListError) {
-        try self.init(region: ByteRegion(copying: data), displayName: displayName)
+        try self.init(region: ByteRegion(copying: data, displayName: displayName), displayName: displayName)
     }
 
     private init(region: ByteRegion, displayName: String) throws(PropertyListError) {
-        let bytes = region.bytes
         var table = try BinaryObjectTable(region: region, file: displayName)
         let offset = try table.offset(ofObject: table.topObject)
         rootLocation = table.location(offset)
-        let marker = bytes[offset] >> 4
+        let marker = try region.byte(offset) >> 4
         if marker == 0xA || marker == 0xC {
             try table.announceRoot(at: offset)
             let container = try table.container(at: offset)
@@ -189,10 +182,6 @@ public final class BinaryPropertyListReader {
             let item = try decode(
                 object: reference, enclosingDepth: 1, path: [container.offset], announced: true)
             state = .streaming(container, position: position + 1)
-            if (position + 1) % Self.recordsBetweenReleases == 0 {
-                // The pages read so far go back to the page cache.
-                table.region.releaseResidentPages()
-            }
             return item
         case .finished:
             return nil
@@ -269,7 +258,7 @@ public final class BinaryPropertyListReader {
             let offset = try table.offset(ofObject: index)
             let location = table.location(offset)
             var completed: PropertyListItem?
-            switch table.bytes[offset] >> 4 {
+            switch try table.region.byte(offset) >> 4 {
             case 0xA, 0xC, 0xD:
                 if onPath.contains(offset) {
                     throw table.malformed(

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads RFC 4180 CSV (or tab-separated values) one row at a time, each
-/// field with its location (`file:line:column`).
+/// Reads RFC 4180 CSV (or tab-separated values, as `bowties export`
+/// writes them) one row at a time, each field with its location
+/// (`file:line:column`).
 ///
 /// ```swift
 /// let reader = try CSVReader(contentsOf: url)
@@ -10,14 +11,20 @@ import Foundation
 /// }
 /// ```
 ///
-/// Fields may be quoted (`"a, b"`, with `""` for a quote) and then hold
-/// separators and line breaks; rows end with CRLF or LF. Memory holds one
-/// row and a 64 KiB chunk of the file; the input may be a pipe.
+/// In CSV, fields may be quoted (`"a, b"`, with `""` for a quote) and
+/// then hold separators and line breaks. In TSV (``Dialect/tsv``) nothing
+/// is quoted: a quote is a character like any other, and a tab, line
+/// feed, carriage return or backslash in a field is written `\t`, `\n`,
+/// `\r` or `\\`. Rows end with CRLF, LF or CR. Memory holds one row and a
+/// 64 KiB chunk of the file; the input may be a pipe.
 ///
 /// It refuses, located, with ``PropertyListError/Kind/malformedText``:
-/// invalid UTF-8, NUL bytes, a quote inside an unquoted field or after a
-/// closing quote, a quoted field the file ends in, fields longer than
-/// ``maximumFieldBytes`` and rows of more than ``maximumFields`` fields.
+/// invalid UTF-8, a file in UTF-16 or UTF-32, NUL bytes, a quote inside an
+/// unquoted CSV field or after a closing quote, a quoted field the file
+/// ends in, a backslash in TSV that starts none of the four escapes, fields
+/// longer than ``maximumFieldBytes``, rows whose fields hold more than
+/// ``maximumRowBytes`` in all, and rows of more than ``maximumFields``
+/// fields.
 ///
 /// Not `Sendable`: create one per document and use it where it was made.
 public final class CSVReader {
@@ -28,40 +35,51 @@ public final class CSVReader {
         public var location: SourceLocation
     }
 
+    /// How fields are separated and written.
+    public enum Dialect: Sendable, Hashable {
+        /// RFC 4180: comma-separated, fields quoted when they need it.
+        case csv
+        /// Tab-separated, never quoted, `\t \n \r \\` escaped.
+        case tsv
+    }
+
     /// The longest field, in bytes: room for a Base64 photo of 12 MiB.
     public static let maximumFieldBytes = 16 * 1024 * 1024
+    /// The most bytes the fields of one row may hold in all: a row is held
+    /// whole, so this bounds its memory.
+    public static let maximumRowBytes = 32 * 1024 * 1024
     /// The most fields a row may have.
     public static let maximumFields = 1024
 
     private let stream: ByteStream
+    private let dialect: Dialect
     private let separator: UInt8
+    /// Bytes of the fields of the row being read.
+    private var rowBytes = 0
     private var finished = false
     private var started = false
     private var scratch: [UInt8] = []
 
-    /// Opens the CSV file at `url`.
+    /// Opens the CSV (or TSV) file at `url`.
     ///
-    /// - Parameters:
-    ///   - separator: `,` for CSV, a tab for TSV.
     /// - Throws: ``PropertyListError`` when the file is missing or unreadable.
-    public convenience init(contentsOf url: URL, displayName: String? = nil, separator: UInt8 = UInt8(ascii: ","))
+    public convenience init(contentsOf url: URL, displayName: String? = nil, dialect: Dialect = .csv)
         throws(PropertyListError)
     {
         self.init(
-            stream: try ByteStream(path: url.path, file: displayName ?? url.lastPathComponent), separator: separator)
+            stream: try ByteStream(path: url.path, file: displayName ?? url.lastPathComponent), dialect: dialect)
     }
 
-    /// Reads CSV from an open descriptor such as standard input, which
-    /// stays open; `prefix` holds bytes already read from it.
-    public convenience init(
-        descriptor: Int32, displayName: String, prefix: [UInt8] = [], separator: UInt8 = UInt8(ascii: ",")
-    ) {
-        self.init(stream: ByteStream(descriptor: descriptor, file: displayName, prefix: prefix), separator: separator)
+    /// Reads CSV (or TSV) from an open descriptor such as standard input,
+    /// which stays open; `prefix` holds bytes already read from it.
+    public convenience init(descriptor: Int32, displayName: String, prefix: [UInt8] = [], dialect: Dialect = .csv) {
+        self.init(stream: ByteStream(descriptor: descriptor, file: displayName, prefix: prefix), dialect: dialect)
     }
 
-    init(stream: ByteStream, separator: UInt8) {
+    init(stream: ByteStream, dialect: Dialect) {
         self.stream = stream
-        self.separator = separator
+        self.dialect = dialect
+        separator = dialect == .tsv ? 0x09 : UInt8(ascii: ",")
     }
 
     /// Bytes of the input read so far.
@@ -83,11 +101,7 @@ public final class CSVReader {
         do throws(PropertyListError) {
             if !started {
                 started = true
-                if try stream.peek() == 0xEF {
-                    for expected: UInt8 in [0xEF, 0xBB, 0xBF] where try stream.next() != expected {
-                        throw failure("invalid UTF-8 at the start of the file", at: stream.location)
-                    }
-                }
+                try stream.skipByteOrderMark()
             }
             // Blank lines between rows.
             while let byte = try stream.peek(), byte == 0x0A || byte == 0x0D {
@@ -98,6 +112,7 @@ public final class CSVReader {
                 return nil
             }
             var fields: [Field] = []
+            rowBytes = 0
             while true {
                 let (field, endsRow) = try nextField()
                 fields.append(field)
@@ -114,8 +129,10 @@ public final class CSVReader {
 
     /// One field and whether it ended its row.
     private func nextField() throws(PropertyListError) -> (Field, Bool) {
+        if dialect == .tsv { return try nextTabSeparatedField() }
         let location = stream.location
         scratch.removeAll(keepingCapacity: true)
+        let limit = fieldLimit
         var quoted = false
         if try stream.peek() == UInt8(ascii: "\"") {
             quoted = true
@@ -160,16 +177,64 @@ public final class CSVReader {
                 stream.advance()
                 scratch.append(byte)
             }
-            if scratch.count > Self.maximumFieldBytes {
-                throw failure("field longer than \(Self.maximumFieldBytes / 1_048_576) MiB", at: location)
-            }
+            if scratch.count > limit { throw tooLong(at: location) }
         }
+    }
+
+    /// A TSV field, as `bowties export` writes it: up to a tab or the
+    /// row's end, with `\t \n \r \\` unescaped and quotes as they are.
+    private func nextTabSeparatedField() throws(PropertyListError) -> (Field, Bool) {
+        let location = stream.location
+        scratch.removeAll(keepingCapacity: true)
+        let limit = fieldLimit
+        while true {
+            guard let byte = try stream.peek() else { return (try field(at: location), true) }
+            switch byte {
+            case 0x09:
+                stream.advance()
+                return (try field(at: location), false)
+            case 0x0A, 0x0D:
+                stream.advance()
+                if byte == 0x0D, try stream.peek() == 0x0A { stream.advance() }
+                return (try field(at: location), true)
+            case 0:
+                throw failure("NUL byte in a field", at: stream.location)
+            case UInt8(ascii: "\\"):
+                let escape = stream.location
+                stream.advance()
+                switch try stream.next() {
+                case UInt8(ascii: "t")?: scratch.append(0x09)
+                case UInt8(ascii: "n")?: scratch.append(0x0A)
+                case UInt8(ascii: "r")?: scratch.append(0x0D)
+                case UInt8(ascii: "\\")?: scratch.append(UInt8(ascii: "\\"))
+                default:
+                    throw failure(
+                        "a backslash that starts no escape (TSV writes \\t, \\n, \\r and \\\\)", at: escape)
+                }
+            default:
+                stream.advance()
+                scratch.append(byte)
+            }
+            if scratch.count > limit { throw tooLong(at: location) }
+        }
+    }
+
+    /// What the next field may hold: its own limit, and what the row has
+    /// left.
+    private var fieldLimit: Int { min(Self.maximumFieldBytes, Self.maximumRowBytes - rowBytes) }
+
+    private func tooLong(at location: SourceLocation) -> PropertyListError {
+        fieldLimit == Self.maximumFieldBytes
+            ? failure("field longer than \(Self.maximumFieldBytes / 1_048_576) MiB", at: location)
+            : failure(
+                "the fields of one row are longer than \(Self.maximumRowBytes / 1_048_576) MiB in all", at: location)
     }
 
     private func field(at location: SourceLocation) throws(PropertyListError) -> Field {
         guard let text = String(validating: scratch, as: UTF8.self) else {
             throw failure("invalid UTF-8 in a field", at: location)
         }
+        rowBytes += scratch.count
         if scratch.capacity > 1 << 20 { scratch = [] }
         return Field(text: text, location: location)
     }

@@ -24,7 +24,10 @@ import Foundation
 /// allow, invalid UTF-8, NUL characters (raw or `\u0000`), lone
 /// surrogates, strings longer than ``maximumStringBytes``, numbers longer
 /// than ``maximumNumberLength`` characters or outside `Int64`/`Double`,
-/// `null` inside an array, content after the root array; repeated keys
+/// `null` inside an array, content after the root array, a file in
+/// UTF-16 or UTF-32, a record whose strings hold more than
+/// ``maximumRecordStringBytes`` or which holds more than
+/// ``maximumRecordValues`` values; repeated keys
 /// (``PropertyListError/Kind/duplicateKey``); and nesting deeper than
 /// ``maximumDepth`` (``PropertyListError/Kind/tooDeeplyNested``).
 ///
@@ -45,6 +48,15 @@ public final class JSONReader {
     public static let maximumStringBytes = 16 * 1024 * 1024
     /// The longest number, in characters.
     public static let maximumNumberLength = 64
+    /// The most UTF-8 bytes the strings (keys included) of one record may
+    /// hold in all: a record is held whole, so this and
+    /// ``maximumRecordValues`` bound memory, with room for a 16 MiB
+    /// Base64 photo beside the rest.
+    public static let maximumRecordStringBytes = 32 * 1024 * 1024
+    /// The most values (each string, number, boolean, array and object,
+    /// keys not counted) one record may hold: about 36 MiB of located
+    /// values at most.
+    public static let maximumRecordValues = 1 << 18
 
     /// The layout, once known (told from the first character when not
     /// given: `[` is an array, anything else JSON Lines).
@@ -56,6 +68,10 @@ public final class JSONReader {
     private var elements = 0
     /// The bytes of the string being read, reused.
     private var scratch: [UInt8] = []
+    /// Values and string bytes of the record being read, against the
+    /// record limits.
+    private var recordValues = 0
+    private var recordStringBytes = 0
 
     /// Opens the JSON file at `url`.
     ///
@@ -111,12 +127,8 @@ public final class JSONReader {
 
     private func start() throws(PropertyListError) {
         started = true
-        // A UTF-8 byte-order mark, as some editors write.
-        if try stream.peek() == 0xEF {
-            for expected: UInt8 in [0xEF, 0xBB, 0xBF] where try stream.next() != expected {
-                throw failure("invalid UTF-8 at the start of the file")
-            }
-        }
+        // A UTF-8 byte-order mark, as some editors write; not UTF-16.
+        try stream.skipByteOrderMark()
         try skipWhitespace()
         guard let first = try stream.peek() else {
             if layout == .array { throw failure("the file is empty (expected a JSON array)") }
@@ -151,6 +163,7 @@ public final class JSONReader {
         }
         elements += 1
         let location = stream.location
+        startRecord()
         guard let value = try value(depth: 1) else {
             throw PropertyListError(.malformedText, "null is not a record", at: location)
         }
@@ -164,6 +177,7 @@ public final class JSONReader {
             return nil
         }
         let location = stream.location
+        startRecord()
         guard let value = try value(depth: 1) else {
             throw PropertyListError(.malformedText, "null is not a record", at: location)
         }
@@ -179,9 +193,18 @@ public final class JSONReader {
 
     // MARK: - Values
 
+    private func startRecord() {
+        recordValues = 0
+        recordStringBytes = 0
+    }
+
     /// The value at the stream's position; nil for `null`.
     private func value(depth: Int) throws(PropertyListError) -> PropertyListValue? {
         guard let byte = try stream.peek() else { throw failure("the file ends where a value should be") }
+        recordValues += 1
+        if recordValues > Self.maximumRecordValues {
+            throw failure("a record holds more than \(Self.maximumRecordValues) values")
+        }
         switch byte {
         case UInt8(ascii: "{"):
             return .dictionary(try object(depth: depth))
@@ -286,6 +309,9 @@ public final class JSONReader {
         let location = stream.location
         stream.advance()  // "
         scratch.removeAll(keepingCapacity: true)
+        // What this string may hold: its own limit, and what the record's
+        // strings have left.
+        let limit = min(Self.maximumStringBytes, Self.maximumRecordStringBytes - recordStringBytes)
         while true {
             guard let byte = try stream.next() else {
                 throw PropertyListError(.malformedText, "the file ends inside a string", at: location)
@@ -295,6 +321,7 @@ public final class JSONReader {
                 guard let text = String(validating: scratch, as: UTF8.self) else {
                     throw PropertyListError(.malformedText, "invalid UTF-8 in a string", at: location)
                 }
+                recordStringBytes += scratch.count
                 if scratch.capacity > 1 << 20 { scratch = [] }
                 return text
             case UInt8(ascii: "\\"):
@@ -306,10 +333,14 @@ public final class JSONReader {
             default:
                 scratch.append(byte)
             }
-            if scratch.count > Self.maximumStringBytes {
+            if scratch.count > limit {
                 throw PropertyListError(
                     .malformedText,
-                    "string longer than \(Self.maximumStringBytes / 1_048_576) MiB", at: location)
+                    limit == Self.maximumStringBytes
+                        ? "string longer than \(Self.maximumStringBytes / 1_048_576) MiB"
+                        : "the strings of one record are longer than "
+                            + "\(Self.maximumRecordStringBytes / 1_048_576) MiB in all",
+                    at: location)
             }
         }
     }

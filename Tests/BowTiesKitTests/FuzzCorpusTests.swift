@@ -50,4 +50,34 @@ struct FuzzCorpusTests {
             }
         }
     }
+
+    /// The JSON and CSV fuzzers' corpora (`fuzz/corpus/json`, `fuzz/corpus/csv`).
+    static let textInputs: [String] = ["json", "csv"].flatMap { corpus in
+        let folder = Fixtures.packageRoot.appendingPathComponent("fuzz/corpus/\(corpus)", isDirectory: true)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { "\(corpus)/\($0)" }
+    }
+
+    @Test(
+        "Each JSON and CSV input decodes, in each of its formats, or fails with a located error",
+        arguments: textInputs)
+    func replayText(_ name: String) throws {
+        let url = Fixtures.packageRoot.appendingPathComponent("fuzz/corpus/\(name)")
+        let formats: [ImportFormat] = name.hasPrefix("json/") ? [.json, .jsonl] : [.csv, .tsv]
+        for format in formats {
+            for stopAtFirst in [true, false] {
+                do {
+                    _ = try RecordDecoding.decodeAll(
+                        contentsOf: url, format: format, displayName: "fuzz.txt", stopAtFirstInvalidRecord: stopAtFirst)
+                } catch let error as ImportError {
+                    let location = try #require(error.location, "\(name): unlocated \(error)")
+                    #expect(location.file == "fuzz.txt" && location.line >= 1 && location.column >= 1)
+                    #expect(error.recordNumber != nil, "\(name): \(error)")
+                } catch let error as PropertyListError {
+                    let location = try #require(error.location, "\(name) as \(format): unlocated \(error)")
+                    #expect(location.line >= 1 && location.column >= 1, "\(name): \(error)")
+                }
+            }
+        }
+    }
 }

@@ -122,6 +122,18 @@ struct HostileCase: Decodable, Sendable, CustomTestStringConvertible {
         case csvField50MiB
         /// A rating of a million digits, in JSON.
         case jsonNumber1MiB
+        /// A million `[` and nothing else: a root array nested a million
+        /// deep, never closed.
+        case jsonNesting1M
+        /// One JSON record with three 15 MiB strings, a member a line.
+        case jsonRecordStrings45MiB
+        /// One JSON Lines record whose `tags` (on line 2) hold 300,000
+        /// numbers.
+        case jsonlRecordValues300000
+        /// A JSON Lines name of 100 MiB.
+        case jsonlString100MiB
+        /// A CSV row of three 15 MiB fields after the name and search key.
+        case csvRow45MiB
     }
 
     struct AfterCheck: Decodable, Sendable {
@@ -159,7 +171,8 @@ enum CodeCheck {
         case "malformedText":
             return [
                 "the file ends", "invalid UTF-8", "NUL ", "lone surrogate", "out of range", "expected ",
-                "the row has", "longer than", "quote", "null is not",
+                "the row has", "longer than", "quote", "null is not", "only UTF-8 is read", "backslash",
+                "holds more than",
             ].contains(where: stderr.contains)
         default: return nil
         }
@@ -389,6 +402,30 @@ final class HostileWorkspace {
             try write("[{\"name\": \"Hostile Tie\", \"searchKey\": \"H\", \"rating\": ")
             try repeated("9", totalBytes: 1 << 20)
             try write("}]\n")
+        case .jsonNesting1M:
+            try repeated("[", totalBytes: 1_000_000)
+        case .jsonRecordStrings45MiB:
+            try write("[{\"name\": \"A\", \"searchKey\": \"A\",\n")
+            for key in ["a", "b", "c"] {
+                try write("\"\(key)\": \"")
+                try repeated("A", totalBytes: 15 << 20)
+                try write(key == "c" ? "\"}]\n" : "\",\n")
+            }
+        case .jsonlRecordValues300000:
+            try write("{\"name\": \"A\", \"searchKey\": \"A\", \"tags\":\n[")
+            try repeated("1,", totalBytes: 2 * 299_999)
+            try write("1]}\n")
+        case .jsonlString100MiB:
+            try write("{\"name\": \"")
+            try repeated("A", totalBytes: 100 << 20)
+            try write("\", \"searchKey\": \"H\"}\n")
+        case .csvRow45MiB:
+            try write("name,searchKey,a,b,c\r\nA,A")
+            for _ in 0..<3 {
+                try write(",")
+                try repeated("A", totalBytes: 15 << 20)
+            }
+            try write("\r\n")
         }
     }
 

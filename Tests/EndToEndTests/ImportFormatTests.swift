@@ -104,6 +104,40 @@ struct ImportFormatTests {
         #expect(withoutPhotos(try Self.export(bowties, store: store)) == withoutPhotos(exported))
     }
 
+    @Test("export TSV, import it into an empty catalog: names with quotes, tabs, line breaks and backslashes come back")
+    func tsvRoundTrip() throws {
+        let bowties = try BowTiesRunner()
+        let names = [
+            "\"Dapper\" Dan", "He said \"hi\"", "tab\there", "two\nlines", "back\\slash \\t", "\"", "a\r\nb",
+        ]
+        var json = "["
+        for (index, name) in names.enumerated() {
+            let escaped = name.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\t", with: "\\t")
+                .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r")
+            json += (index > 0 ? ",\n" : "")
+            json += "{\"name\": \"\(escaped)\", \"searchKey\": \"K\(index)\", \"tags\": [\"a\\\\b\"]}"
+        }
+        json += "]\n"
+        let source = try bowties.write(json, to: "ties.json")
+        let imported = try bowties.run("import", source.path)
+        try #require(imported.status == 0, "\(imported)")
+        let exported = try bowties.run("export", "--format", "tsv", "--photos", "none")
+        try #require(exported.status == 0, "\(exported)")
+        let file = try bowties.write(exported.stdout, to: "ties.tsv")
+
+        let store = bowties.directory.appendingPathComponent("empty/catalog.sqlite")
+        let again = try bowties.run("import", file.path, "--store", store.path)
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("added \(names.count), updated 0, unchanged 0"), "\(again)")
+        let reexported = try bowties.run("export", "--format", "tsv", "--photos", "none", "--store", store.path)
+        #expect(reexported.stdout == exported.stdout)
+        let shown = try bowties.run("export", "--format", "json", "--fields", "name", "--store", store.path)
+        for name in ["\\\"Dapper\\\" Dan", "tab\\there", "two\\nlines", "back\\\\slash \\\\t", "a\\r\\nb"] {
+            #expect(shown.stdout.contains(name), "\(name) in \(shown.stdout)")
+        }
+    }
+
     @Test("JSON with inline photos and wear history: fields, tags, photo and history come back", arguments: ["json", "jsonl"])
     func jsonHistory(_ layout: String) throws {
         let bowties = try BowTiesRunner()

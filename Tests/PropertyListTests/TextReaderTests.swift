@@ -35,10 +35,10 @@ struct TextReaderTests {
         }
     }
 
-    static func csv(_ text: String, separator: UInt8 = UInt8(ascii: ",")) throws -> [[CSVReader.Field]] {
+    static func csv(_ text: String, dialect: CSVReader.Dialect = .csv) throws -> [[CSVReader.Field]] {
         let pipe = try pipe(text)
         let reader = CSVReader(
-            descriptor: pipe.fileHandleForReading.fileDescriptor, displayName: "t.csv", separator: separator)
+            descriptor: pipe.fileHandleForReading.fileDescriptor, displayName: "t.csv", dialect: dialect)
         var rows: [[CSVReader.Field]] = []
         while let row = try reader.nextRow() { rows.append(row) }
         return rows
@@ -108,7 +108,7 @@ struct TextReaderTests {
         let rows = try Self.csv("a,b,c\r\n\"x, y\",\"say \"\"hi\"\"\",\"two\nlines\"\n1,,3\n")
         #expect(rows.map { $0.map(\.text) } == [["a", "b", "c"], ["x, y", "say \"hi\"", "two\nlines"], ["1", "", "3"]])
         #expect(rows[2][2].location.description == "t.csv:4:4")
-        #expect(try Self.csv("a\tb\n1\t2\n", separator: 0x09).map { $0.map(\.text) } == [["a", "b"], ["1", "2"]])
+        #expect(try Self.csv("a\tb\n1\t2\n", dialect: .tsv).map { $0.map(\.text) } == [["a", "b"], ["1", "2"]])
     }
 
     @Test("hostile CSV is refused, located", arguments: [
@@ -126,6 +126,49 @@ struct TextReaderTests {
             #expect(error.location?.description == location, "\(error)")
         } catch {
             Issue.record("\(error)")
+        }
+    }
+
+    @Test("a lone CR ends a line as LF and CRLF do: locations stay right")
+    func carriageReturns() throws {
+        let rows = try Self.csv("a,b\rx,y\r\nz,w\n\"q\rr\",s\rt,u")
+        #expect(rows.map { $0.map(\.location.line) } == [[1, 1], [2, 2], [3, 3], [4, 5], [6, 6]])
+        #expect(rows[3][1].location.column == 4)
+        #expect(Self.jsonError("[1,\r2,\r\r]")?.location?.description == "t.json:4:1")
+    }
+
+    @Test("TSV: quotes are characters, \\t \\n \\r \\\\ are escapes, as export writes them")
+    func tsv() throws {
+        let rows = try Self.csv("a\tb\n\"q\" x\ty \"z\"\ntab\\there\tline\\nbreak \\r back\\\\slash\n", dialect: .tsv)
+        #expect(
+            rows.map { $0.map(\.text) } == [
+                ["a", "b"], ["\"q\" x", "y \"z\""], ["tab\there", "line\nbreak \r back\\slash"],
+            ])
+        #expect(rows[2][1].location.description == "t.csv:3:11")
+        do {
+            _ = try Self.csv("a\tb\nC:\\path\tx\n", dialect: .tsv)
+            Issue.record("a bad escape was accepted")
+        } catch let error as PropertyListError {
+            #expect(error.location?.description == "t.csv:2:3", "\(error)")
+            #expect(error.message.hasPrefix("a backslash that starts no escape"), "\(error)")
+        }
+    }
+
+    @Test("UTF-16 and UTF-32 are refused at the first byte; a UTF-8 byte-order mark is skipped")
+    func encodings() throws {
+        #expect(try Self.json("\u{FEFF}[1]").map(\.value) == [.integer(1)])
+        #expect(try Self.csv("\u{FEFF}a\n1\n").map { $0.map(\.text) } == [["a"], ["1"]])
+        for bytes: [UInt8] in [[0xFF, 0xFE, 0x5B, 0x00], [0xFE, 0xFF, 0x00, 0x5B], [0x00, 0x00, 0xFE, 0xFF]] {
+            let pipe = Pipe()
+            try pipe.fileHandleForWriting.write(contentsOf: Data(bytes))
+            try pipe.fileHandleForWriting.close()
+            let reader = JSONReader(descriptor: pipe.fileHandleForReading.fileDescriptor, displayName: "t.json")
+            #expect(throws: PropertyListError.self) { _ = try reader.next() }
+            do {
+                _ = try reader.next()
+            } catch {
+                Issue.record("the reader went on after its error: \(error)")
+            }
         }
     }
 }

@@ -38,13 +38,72 @@ public enum RecordDecoding {
         data: Data, displayName: String, stopAtFirstInvalidRecord: Bool = true
     ) throws -> Summary {
         let reader = try PropertyListReader(data: data, displayName: displayName)
-        var decoder = BowTieDecoder()
-        let codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared)
+        var decoding = try Decoding(
+            syntax: .propertyList, model: nil, stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
+        if reader.rootIsArray {
+            while let item = try reader.next() {
+                try decoding.decode(item)
+            }
+        } else if let item = try reader.next() {
+            try decoding.decode(item)
+            _ = try reader.next()
+        }
+        return try decoding.finish()
+    }
+
+    /// Reads the file at `url` in `format` as `bowties import` reads it
+    /// (JSON, JSON Lines, CSV or TSV: the same readers, and for CSV and
+    /// TSV the header naming each column), and decodes and validates each
+    /// record as ``decodeAll(data:displayName:stopAtFirstInvalidRecord:)``
+    /// does, with the importer's value syntax for the format and the
+    /// model's owned relationships (`wears`).
+    ///
+    /// - Throws: `PropertyListError` for malformed documents,
+    ///   ``ImportError`` for invalid records; anything else is a bug.
+    public static func decodeAll(
+        contentsOf url: URL, format: ImportFormat, displayName: String, stopAtFirstInvalidRecord: Bool = true
+    ) throws -> Summary {
+        let source: RecordSource
+        let syntax: ValueSyntax
+        switch format {
+        case .plist:
+            return try decodeAll(
+                data: try Data(contentsOf: url), displayName: displayName,
+                stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
+        case .json, .jsonl:
+            source = try JSONReader(
+                contentsOf: url, displayName: displayName, layout: format == .json ? .array : .lines)
+            syntax = .json
+        case .csv, .tsv:
+            let reader = try CSVReader(contentsOf: url, displayName: displayName, dialect: format == .tsv ? .tsv : .csv)
+            source = CSVRecordSource(reader, entity: BowTieModel.entity, model: BowTieModel.model)
+            syntax = .text
+        }
+        var decoding = try Decoding(
+            syntax: syntax, model: BowTieModel.model, stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)
+        while let item = try source.next() {
+            try decoding.decode(item)
+        }
+        return try decoding.finish()
+    }
+
+    /// One document's decoding: the decoder, the codec, the count.
+    private struct Decoding {
+        var decoder: BowTieDecoder
+        let codec: EntityCodec
+        let stopAtFirstInvalidRecord: Bool
         var warnings = ImportWarningLog()
         var summary = Summary()
         var number = 0
         var firstFailure: ImportError?
-        func decode(_ item: PropertyListItem) throws {
+
+        init(syntax: ValueSyntax, model: ObjectModel?, stopAtFirstInvalidRecord: Bool) throws {
+            decoder = BowTieDecoder(entity: BowTieModel.entity, model: model, syntax: syntax)
+            codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared)
+            self.stopAtFirstInvalidRecord = stopAtFirstInvalidRecord
+        }
+
+        mutating func decode(_ item: PropertyListItem) throws {
             number += 1
             do {
                 let record = try decoder.decode(item, number: number, warnings: &warnings)
@@ -57,18 +116,14 @@ public enum RecordDecoding {
                 firstFailure = firstFailure ?? error
             }
         }
-        if reader.rootIsArray {
-            while let item = try reader.next() {
-                try decode(item)
+
+        func finish() throws -> Summary {
+            var summary = summary
+            summary.unknownKeys = decoder.seenUnknownKeys.count
+            if let firstFailure {
+                throw firstFailure
             }
-        } else if let item = try reader.next() {
-            try decode(item)
-            _ = try reader.next()
+            return summary
         }
-        summary.unknownKeys = decoder.seenUnknownKeys.count
-        if let firstFailure {
-            throw firstFailure
-        }
-        return summary
     }
 }

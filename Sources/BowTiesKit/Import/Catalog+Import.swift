@@ -139,12 +139,12 @@ extension Catalog {
                 } ?? JSONReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, layout: layout)
             return (reader, .json)
         case .csv?, .tsv?:
-            let separator = opened.format == .tsv ? UInt8(ascii: "\t") : UInt8(ascii: ",")
+            let dialect: CSVReader.Dialect = opened.format == .tsv ? .tsv : .csv
             let reader =
                 try opened.descriptor.map {
-                    CSVReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, separator: separator)
+                    CSVReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, dialect: dialect)
                 }
-                ?? CSVReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, separator: separator)
+                ?? CSVReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, dialect: dialect)
             return (CSVRecordSource(reader, entity: bowTieCodec.entity, model: model), .text)
         }
     }

@@ -22,8 +22,7 @@ import Foundation
 ///   objects that overlap one another (only a hostile file has those)
 ///   would otherwise exceed quadratically.
 struct BinaryObjectTable {
-    /// The file's bytes, kept alive by ``region``.
-    let bytes: UnsafeBufferPointer<UInt8>
+    /// The file's bytes, read through its page cache.
     let region: ByteRegion
     let file: String
     /// ``file`` for the location of every object.
@@ -73,16 +72,16 @@ struct BinaryObjectTable {
 
     /// Checks the header and trailer of `bytes`.
     init(region: ByteRegion, file: String) throws(PropertyListError) {
-        let bytes = region.bytes
+        let bytes = region
         self.region = region
-        self.bytes = bytes
         self.file = file
         fileName = SourceLocation.FileName(file)
         let minimum = Self.headerLength + Self.trailerLength
         if bytes.count >= Self.headerLength {
-            guard bytes.starts(with: Self.magic) else {
+            let header = try bytes.withBytes(in: 0..<Self.headerLength) { Array($0) }
+            guard header == Self.magic else {
                 throw Self.malformed(
-                    "expected the header \"bplist00\", found \(Self.quoted(bytes.prefix(8)))", at: 0, in: file)
+                    "expected the header \"bplist00\", found \(Self.quoted(header))", at: 0, in: file)
             }
         }
         guard bytes.count >= minimum else {
@@ -92,8 +91,8 @@ struct BinaryObjectTable {
                 at: bytes.count, in: file)
         }
         let trailer = bytes.count - Self.trailerLength
-        let offsetIntSize = Int(bytes[trailer + 6])
-        let objectRefSize = Int(bytes[trailer + 7])
+        let offsetIntSize = Int(try bytes.byte(trailer + 6))
+        let objectRefSize = Int(try bytes.byte(trailer + 7))
         guard (1...8).contains(offsetIntSize) else {
             throw Self.malformed(
                 "the trailer's offset size is \(offsetIntSize), not 1 to 8 bytes", at: trailer + 6, in: file)
@@ -103,9 +102,9 @@ struct BinaryObjectTable {
                 "the trailer's object reference size is \(objectRefSize), not 1 to 8 bytes",
                 at: trailer + 7, in: file)
         }
-        let objectCount = Self.readUInt(bytes, at: trailer + 8, size: 8)
-        let topObject = Self.readUInt(bytes, at: trailer + 16, size: 8)
-        let tableOffset = Self.readUInt(bytes, at: trailer + 24, size: 8)
+        let objectCount = try region.readUInt(at: trailer + 8, size: 8)
+        let topObject = try region.readUInt(at: trailer + 16, size: 8)
+        let tableOffset = try region.readUInt(at: trailer + 24, size: 8)
         guard objectCount > 0 else {
             throw Self.malformed("the trailer declares no objects", at: trailer + 8, in: file)
         }
@@ -145,7 +144,7 @@ struct BinaryObjectTable {
     /// ``objectCount``), from the offset table.
     func offset(ofObject index: Int) throws(PropertyListError) -> Int {
         let entry = offsetTableOffset + index * offsetIntSize
-        let offset = Self.readUInt(bytes, at: entry, size: offsetIntSize)
+        let offset = try region.readUInt(at: entry, size: offsetIntSize)
         guard offset >= UInt64(Self.headerLength), offset < UInt64(offsetTableOffset) else {
             throw malformed(
                 "the offset table gives object \(index) the offset \(offset), "
@@ -157,7 +156,7 @@ struct BinaryObjectTable {
 
     /// The object reference stored at byte `position`.
     func reference(at position: Int) throws(PropertyListError) -> Int {
-        let reference = Self.readUInt(bytes, at: position, size: objectRefSize)
+        let reference = try region.readUInt(at: position, size: objectRefSize)
         guard reference < UInt64(objectCount) else {
             throw malformed(
                 "object reference \(reference) is out of range (\(objectCount) objects)", at: position)
@@ -173,7 +172,7 @@ struct BinaryObjectTable {
     /// Reads the header of the array, set or dictionary at `offset`, checks
     /// its references fit before the offset table, and counts its values.
     mutating func container(at offset: Int) throws(PropertyListError) -> Container {
-        let marker = bytes[offset]
+        let marker = try region.byte(offset)
         let isDictionary = marker >> 4 == 0xD
         let (count, references) = try count(of: marker, at: offset)
         let slots = isDictionary ? 2 : 1
@@ -192,7 +191,7 @@ struct BinaryObjectTable {
 
     /// Decodes the object at `offset` when it is not a container.
     mutating func scalar(at offset: Int) throws(PropertyListError) -> PropertyListValue {
-        let marker = bytes[offset]
+        let marker = try region.byte(offset)
         let nibble = Int(marker & 0x0F)
         switch marker >> 4 {
         case 0x0:
@@ -211,14 +210,14 @@ struct BinaryObjectTable {
             try ensure(size, bytesAfter: offset + 1, for: "the integer at byte \(offset)")
             switch size {
             case 1, 2, 4:
-                return .integer(Int64(Self.readUInt(bytes, at: offset + 1, size: size)))
+                return .integer(Int64(try region.readUInt(at: offset + 1, size: size)))
             case 8:
-                return .integer(Int64(bitPattern: Self.readUInt(bytes, at: offset + 1, size: 8)))
+                return .integer(Int64(bitPattern: try region.readUInt(at: offset + 1, size: 8)))
             default:
                 // 128 bits, signed: the high half must only extend the sign
                 // of the low half.
-                let high = Self.readUInt(bytes, at: offset + 1, size: 8)
-                let low = Int64(bitPattern: Self.readUInt(bytes, at: offset + 9, size: 8))
+                let high = try region.readUInt(at: offset + 1, size: 8)
+                let low = Int64(bitPattern: try region.readUInt(at: offset + 9, size: 8))
                 guard high == (low < 0 ? UInt64.max : 0) else {
                     throw PropertyListError(
                         .invalidValue,
@@ -231,18 +230,18 @@ struct BinaryObjectTable {
             switch nibble {
             case 2:
                 try ensure(4, bytesAfter: offset + 1, for: "the real at byte \(offset)")
-                let bits = UInt32(truncatingIfNeeded: Self.readUInt(bytes, at: offset + 1, size: 4))
+                let bits = UInt32(truncatingIfNeeded: try region.readUInt(at: offset + 1, size: 4))
                 return .real(Double(Float(bitPattern: bits)))
             case 3:
                 try ensure(8, bytesAfter: offset + 1, for: "the real at byte \(offset)")
-                return .real(Double(bitPattern: Self.readUInt(bytes, at: offset + 1, size: 8)))
+                return .real(Double(bitPattern: try region.readUInt(at: offset + 1, size: 8)))
             default:
                 throw unknownMarker(marker, at: offset)
             }
         case 0x3:
             guard marker == 0x33 else { throw unknownMarker(marker, at: offset) }
             try ensure(8, bytesAfter: offset + 1, for: "the date at byte \(offset)")
-            let seconds = Double(bitPattern: Self.readUInt(bytes, at: offset + 1, size: 8))
+            let seconds = Double(bitPattern: try region.readUInt(at: offset + 1, size: 8))
             // The XML reader's range: years 0000 to 9999.
             guard seconds >= Self.earliestDate, seconds < Self.dateLimit else {
                 throw PropertyListError(
@@ -298,47 +297,50 @@ struct BinaryObjectTable {
                 at: offset)
         }
         let end = start + Int(count) * unit
-        switch marker >> 4 {
-        case 0x4:
-            return .data(Data(bytes[start..<end]))
-        case 0x5:
-            if let position = bytes[start..<end].firstIndex(where: { $0 >= 0x80 }) {
-                throw PropertyListError(
-                    .invalidValue,
-                    "byte 0x\(Self.hex(bytes[position])) in an ASCII string (marker 0x5n)",
-                    at: location(position))
-            }
-            return .string(String(decoding: bytes[start..<end], as: UTF8.self))
-        default:
-            var scalars = String.UnicodeScalarView()
-            var position = start
-            while position < end {
-                let unit = UInt32(bytes[position]) << 8 | UInt32(bytes[position + 1])
-                var value = unit
-                if (0xD800...0xDBFF).contains(unit), position + 2 < end {
-                    let low = UInt32(bytes[position + 2]) << 8 | UInt32(bytes[position + 3])
-                    if (0xDC00...0xDFFF).contains(low) {
-                        value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-                        position += 2
-                    }
-                }
-                guard let scalar = Unicode.Scalar(value) else {
+        let file = self.file
+        return try region.withBytes(in: start..<end) { (bytes) throws(PropertyListError) -> PropertyListValue in
+            switch marker >> 4 {
+            case 0x4:
+                return .data(Data(buffer: bytes))
+            case 0x5:
+                if let index = bytes.firstIndex(where: { $0 >= 0x80 }) {
                     throw PropertyListError(
                         .invalidValue,
-                        "unpaired UTF-16 surrogate 0x\(String(unit, radix: 16, uppercase: true)) "
-                            + "in a UTF-16 string",
-                        at: location(position))
+                        "byte 0x\(Self.hex(bytes[index])) in an ASCII string (marker 0x5n)",
+                        at: SourceLocation(file: file, byteOffset: start + index))
                 }
-                scalars.append(scalar)
-                position += 2
+                return .string(String(decoding: bytes, as: UTF8.self))
+            default:
+                var scalars = String.UnicodeScalarView()
+                var index = 0
+                while index < bytes.count {
+                    let unit = UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
+                    var value = unit
+                    if (0xD800...0xDBFF).contains(unit), index + 2 < bytes.count {
+                        let low = UInt32(bytes[index + 2]) << 8 | UInt32(bytes[index + 3])
+                        if (0xDC00...0xDFFF).contains(low) {
+                            value = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+                            index += 2
+                        }
+                    }
+                    guard let scalar = Unicode.Scalar(value) else {
+                        throw PropertyListError(
+                            .invalidValue,
+                            "unpaired UTF-16 surrogate 0x\(String(unit, radix: 16, uppercase: true)) "
+                                + "in a UTF-16 string",
+                            at: SourceLocation(file: file, byteOffset: start + index))
+                    }
+                    scalars.append(scalar)
+                    index += 2
+                }
+                return .string(String(scalars))
             }
-            return .string(String(scalars))
         }
     }
 
     /// Decodes the string at `offset`, for a dictionary key.
     mutating func key(at offset: Int) throws(PropertyListError) -> String {
-        let marker = bytes[offset]
+        let marker = try region.byte(offset)
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
             throw PropertyListError(
                 .unexpectedElement, "expected a string as dictionary key, found \(Self.typeName(marker))",
@@ -360,7 +362,7 @@ struct BinaryObjectTable {
         guard nibble == 0x0F else { return (UInt64(nibble), offset + 1) }
         let integer = offset + 1
         try ensure(1, bytesAfter: integer, for: "the count of the object at byte \(offset)")
-        let integerMarker = bytes[integer]
+        let integerMarker = try region.byte(integer)
         guard integerMarker >> 4 == 0x1, integerMarker & 0x0F <= 3 else {
             throw malformed(
                 "expected an integer count (marker 0x10 to 0x13) after marker 0x\(Self.hex(marker)), "
@@ -369,7 +371,7 @@ struct BinaryObjectTable {
         }
         let size = 1 << Int(integerMarker & 0x0F)
         try ensure(size, bytesAfter: integer + 1, for: "the count of the object at byte \(offset)")
-        return (Self.readUInt(bytes, at: integer + 1, size: size), integer + 1 + size)
+        return (try region.readUInt(at: integer + 1, size: size), integer + 1 + size)
     }
 
     /// Checks that `count` bytes from `position` lie before the offset
@@ -406,8 +408,6 @@ struct BinaryObjectTable {
         PropertyListError(.malformedBinary, message, at: SourceLocation(file: file, byteOffset: offset))
     }
 
-    /// A big-endian unsigned integer of `size` (1 to 8) bytes at `offset`,
-    /// which the caller has checked lie in the file.
     /// Keeps a decoded string or data for the references to come.
     private mutating func remember(_ value: PropertyListValue, at offset: Int, length: Int) {
         if shared.count >= Self.generationEntries || sharedBytes >= Self.generationBytes {
@@ -417,14 +417,6 @@ struct BinaryObjectTable {
         }
         shared[offset] = value
         sharedBytes += length
-    }
-
-    static func readUInt(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset..<(offset + size) {
-            value = value << 8 | UInt64(bytes[index])
-        }
-        return value
     }
 
     /// How messages name the object a marker starts, in the XML reader's

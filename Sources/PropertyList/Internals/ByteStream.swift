@@ -32,6 +32,9 @@ final class ByteStream {
 
     /// 1-based line of the next byte.
     private(set) var line = 1
+    /// Whether the last byte was a CR, so that the LF of a CRLF does not
+    /// count a second line.
+    private var afterCarriageReturn = false
     /// 1-based column of the next byte, in characters (UTF-8 continuation
     /// bytes do not count).
     private(set) var column = 1
@@ -89,15 +92,53 @@ final class ByteStream {
     }
 
     /// Consumes the byte ``peek()`` returned.
+    ///
+    /// A line ends with LF, CRLF or a lone CR (as old Mac files end
+    /// them): with a CR alone a file would be one long line 1, and every
+    /// location in it wrong.
     @inline(__always)
     func advance() {
         let byte = buffer[position]
         position += 1
         if byte == 0x0A {
+            if !afterCarriageReturn { line += 1 }
+            column = 1
+            afterCarriageReturn = false
+        } else if byte == 0x0D {
             line += 1
             column = 1
-        } else if byte & 0xC0 != 0x80 {
-            column += 1
+            afterCarriageReturn = true
+        } else {
+            afterCarriageReturn = false
+            if byte & 0xC0 != 0x80 { column += 1 }
+        }
+    }
+
+    /// Skips a UTF-8 byte-order mark at the start of the input, and
+    /// refuses the input when it starts like UTF-16 or UTF-32 (a byte-order
+    /// mark, or a NUL byte), which the text readers do not read.
+    ///
+    /// - Throws: ``PropertyListError/Kind/malformedText`` at line 1,
+    ///   column 1.
+    func skipByteOrderMark() throws(PropertyListError) {
+        let start = location
+        switch try peek() {
+        case 0xEF?:
+            for expected: UInt8 in [0xEF, 0xBB, 0xBF] where try next() != expected {
+                throw PropertyListError(.malformedText, "invalid UTF-8 at the start of the file", at: start)
+            }
+        case let first? where first == 0xFE || first == 0xFF || first == 0x00:
+            let hex = String(first, radix: 16, uppercase: true)
+            let what =
+                first == 0x00
+                ? "a NUL byte, as UTF-16 and UTF-32 files do"
+                : "byte 0x\(hex), a UTF-16 or UTF-32 byte-order mark"
+            throw PropertyListError(
+                .malformedText,
+                "the file starts with \(what): only UTF-8 is read (convert it, e.g. with iconv -t UTF-8)",
+                at: start)
+        default:
+            break
         }
     }
 

@@ -11,9 +11,11 @@ extension BowTies {
             discussion: """
                 Reads an XML or binary property list whose root <array> holds one <dict> per bow \
                 tie, a JSON array of objects, JSON Lines (one object per line), or CSV/TSV with a \
-                header row, as `bowties export` writes them. The format is told from the content, \
-                never from the name (--format names it); FILE - reads standard input. Without \
-                FILE, imports the bundled sample data.
+                header row, as `bowties export` writes them (TSV is never quoted: \\t, \\n, \\r \
+                and \\\\ are a tab, line feed, carriage return and backslash). Text is UTF-8 (a \
+                byte-order mark is skipped); lines end with LF, CRLF or CR. The format is told \
+                from the content, never from the name (--format names it); FILE - reads standard \
+                input. Without FILE, imports the bundled sample data.
 
                 Keys (or columns): id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, \
                 url, tintColor (#RRGGBB, or a plist <dict> of red, green, blue), tags (an array \

@@ -48,7 +48,7 @@ public enum Invariants {
         case .malformedXML, .tooDeeplyNested:
             // Straight from libxml2, whose line may be 0.
             return true
-        case .unexpectedElement, .invalidValue, .duplicateKey, .malformedBinary:
+        case .unexpectedElement, .invalidValue, .duplicateKey, .malformedBinary, .malformedText:
             return false
         }
     }

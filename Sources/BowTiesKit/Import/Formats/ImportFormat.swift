@@ -22,7 +22,10 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// Tells the format from the first bytes of a file.
     ///
     /// - `bplist00`, or `<?xml`, `<!DOCTYPE`, `<plist`, `<!--`, or a
-    ///   UTF-16 byte-order mark: ``plist``;
+    ///   UTF-16 byte-order mark before `<`: ``plist``;
+    /// - a UTF-16 byte-order mark before anything else: the format the
+    ///   text would be in UTF-8, so that its reader refuses the encoding
+    ///   (an XML property list is the only format read in UTF-16);
     /// - first non-blank character `[`: ``json``; `{`: ``jsonl``;
     /// - a first line whose fields (split by tabs, else commas) include a
     ///   column the model knows (`columns`): ``tsv`` or ``csv``.
@@ -30,6 +33,14 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// - Returns: nil when none fits (an empty file included): the caller
     ///   then lets the XML reader say what is wrong, as before.
     public static func detect(_ prefix: [UInt8], columns: Set<String>) -> ImportFormat? {
+        if let utf16 = utf16Text(prefix) {
+            // Told by its first characters: an XML property list is read
+            // (libxml2 reads UTF-16); JSON or CSV in UTF-16 goes to its
+            // reader, which says that only UTF-8 is read.
+            let text = utf16.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+            if text.first != "<", let format = detect(Array(text.utf8), columns: columns) { return format }
+            return .plist
+        }
         if PropertyListFormat.detect(Data(prefix.prefix(PropertyListFormat.sniffLength))) != .unknown {
             return .plist
         }
@@ -52,5 +63,25 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         if firstLine.contains(0x09), header(0x09) { return .tsv }
         if header(UInt8(ascii: ",")) { return .csv }
         return nil
+    }
+
+    /// The text after a UTF-16 byte-order mark, decoded; nil without one.
+    private static func utf16Text(_ prefix: [UInt8]) -> Substring? {
+        let bigEndian: Bool
+        if prefix.starts(with: [0xFE, 0xFF]) {
+            bigEndian = true
+        } else if prefix.starts(with: [0xFF, 0xFE]) {
+            bigEndian = false
+        } else {
+            return nil
+        }
+        var units: [UInt16] = []
+        var index = 2
+        while index + 1 < prefix.count {
+            let (high, low) = bigEndian ? (prefix[index], prefix[index + 1]) : (prefix[index + 1], prefix[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        return String(decoding: units, as: UTF16.self)[...]
     }
 }
