@@ -15,13 +15,17 @@ struct BowTies: ParsableCommand {
 
             Start with `bowties import` (the bundled sample data), then `bowties list`.
 
-            The options every command takes (--store, --wait, --json, --no-pager) may also come \
-            before the command's name, as with git: `bowties --store ~/ties.sqlite list`.
+            The options every command takes (--store, --wait, --json, --no-pager, --color) may \
+            also come before the command's name, as with git: `bowties --store ~/ties.sqlite list`.
 
             --color auto|always|never: colour (swatches) on a terminal, unless NO_COLOR is set \
             or TERM=dumb (auto, the default); always, even when piped; or never. 24-bit colour \
-            when COLORTERM is truecolor or 24bit, else the 256-colour palette. It goes with \
-            any command, before its name for `add`, whose --color is the tie's colour.
+            when COLORTERM is truecolor or 24bit, else the 256-colour palette. For `add`, whose \
+            --color is the tie's colour, it goes before the command's name.
+
+            Long output on a terminal (list, tags, log, history, model, check's problems) goes \
+            through $PAGER, else less -FRX; --no-pager, an empty PAGER or PAGER=cat turn it off, \
+            and output that is not a terminal (or is TERM=dumb) never uses it.
 
             \(ExitStatus.helpText)
             """,
@@ -47,6 +51,10 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
+            if let script = Completions.fishScript(for: Array(CommandLine.arguments.dropFirst())) {
+                Terminal.standardOutput.write(script)
+                return
+            }
             let given = try extractingColorChoice(Array(CommandLine.arguments.dropFirst()))
             if let error = unknownCommand(in: given) { throw error }
             let arguments = argumentsWithSharedOptionsAfterCommand(given[...])

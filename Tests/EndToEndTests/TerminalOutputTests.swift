@@ -12,9 +12,17 @@ struct TerminalOutputTests {
 
     /// Runs bowties with its standard streams on a pseudo-terminal of
     /// `columns` columns; returns what the terminal received, `\r\n` as `\n`.
+    /// `PAGER` is `cat` unless `environment` says otherwise.
     static func inTerminal(
         _ bowties: BowTiesRunner, _ arguments: [String], environment: [String: String?] = [:], columns: Int = 100
     ) throws -> String {
+        try runInTerminal(bowties, arguments, environment: environment, columns: columns).output
+    }
+
+    /// ``inTerminal(_:_:environment:columns:)``, and bowties' exit status.
+    static func runInTerminal(
+        _ bowties: BowTiesRunner, _ arguments: [String], environment: [String: String?] = [:], columns: Int = 100
+    ) throws -> (output: String, status: Int32) {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let command =
             "stty cols \(columns) rows 50; exec "
@@ -23,7 +31,9 @@ struct TerminalOutputTests {
         variables["NO_COLOR"] = nil
         variables["TERM"] = "xterm-256color"
         variables["COLORTERM"] = nil
-        variables["PAGER"] = nil
+        // No pager unless the test names one: less would add its own
+        // escape sequences to what the terminal receives.
+        variables["PAGER"] = "cat"
         for (name, value) in environment { variables[name] = value }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(script))
@@ -39,8 +49,9 @@ struct TerminalOutputTests {
         try process.run()
         process.waitUntilExit()
         try handle.close()
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(
+        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(
             of: "\r\n", with: "\n")
+        return (text, process.terminationStatus)
     }
 
     @Test(
@@ -71,6 +82,40 @@ struct TerminalOutputTests {
         #expect(added.status == 0, "\(added)")
         let bad = try bowties.run("list", "--color", "sometimes")
         #expect(bad.status == 64 && bad.stderr.contains("--color takes auto, always or never"), "\(bad)")
+        let badBeforeAdd = try bowties.run("--color", "sometimes", "add", "--name", "N", "--key", "N")
+        #expect(badBeforeAdd.status == 64, "\(badBeforeAdd)")
+        #expect(badBeforeAdd.stderr.contains("--color takes auto, always or never"), "\(badBeforeAdd)")
+        // Before or after the name, = or a separate word, for show as for list.
+        for arguments in [["show", "R", "--color", "always"], ["--color=always", "show", "R"]] {
+            let shown = try bowties.run(arguments: arguments)
+            #expect(shown.status == 0 && shown.stdout.contains("\u{1B}[48;5;160m"), "\(shown)")
+        }
+        let never = try Self.inTerminal(bowties, ["show", "R", "--color=never"])
+        #expect(never.contains("#C81E2D") && !never.contains("\u{1B}["), "\(never)")
+    }
+
+    @Test("--color is an option of every command, in its help; add's own --color is the tie's")
+    func colorOptionInHelp() throws {
+        let bowties = try BowTiesRunner()
+        let root = try bowties.run("--help")
+        let names = root.stdout.components(separatedBy: "SUBCOMMANDS:").last?
+            .split(separator: "\n").compactMap { line -> String? in
+                // A command's line, not the continuation of an abstract.
+                guard line.hasPrefix("  "), !line.hasPrefix("   "), let word = line.split(separator: " ").first,
+                    word.allSatisfy(\.isLowercase)
+                else { return nil }
+                return String(word)
+            } ?? []
+        try #require(names.count >= 20 && names.contains("list"), "\(root)")
+        for name in names where !["add", "help"].contains(name) {
+            let help = try bowties.run(name, "--help")
+            #expect(help.status == 0 && help.stdout.contains("--color <when>"), "\(name): \(help)")
+            #expect(help.stdout.contains("When to colour the output: auto, always or never."), "\(name)")
+        }
+        let add = try bowties.run("add", "--help")
+        #expect(add.stdout.contains("--color <#RRGGBB>") && !add.stdout.contains("--color <when>"), "\(add)")
+        let words = add.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("goes before the command's name: bowties --color never add"), "\(add)")
     }
 
     @Test(
@@ -84,6 +129,154 @@ struct TerminalOutputTests {
         #expect(!direct.contains("PAGED:") && direct.contains("BowTie ("), "\(direct)")
         let piped = try bowties.run("model", environment: ["PAGER": "sed s/^/PAGED:/"])
         #expect(!piped.stdout.contains("PAGED:") && piped.stdout.hasPrefix("BowTie ("), "\(piped)")
+    }
+
+    @Test(
+        "list, tags, log and check's problems go through $PAGER on a terminal, colours kept; not otherwise",
+        .enabled(if: script != nil, "util-linux script is not installed"))
+    func pagedCommands() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        try #require(try workspace.run("tag", "R", "formal").status == 0)
+        let bowties = workspace.runner
+        let store = ["BOWTIES_STORE": workspace.storeURL.path]
+        let pager = store.merging(["PAGER": "sed s/^/PAGED:/"]) { $1 }
+        let list = try Self.inTerminal(bowties, ["list"], environment: pager)
+        #expect(list.contains("PAGED:KEY  NAME"), "\(list)")
+        #expect(list.contains("PAGED:7 bow ties, 1 favourite"), "\(list)")
+        // Colours are decided on the terminal, not on the pipe to the pager.
+        #expect(list.contains("\u{1B}[48;5;160m"), "\(list)")
+        for (arguments, expected) in [(["tags"], "formal"), (["log"], "WHEN (UTC)")] {
+            let paged = try Self.inTerminal(bowties, arguments, environment: pager)
+            let line = paged.split(separator: "\n").first { $0.contains(expected) }
+            #expect(line?.hasPrefix("PAGED:") == true, "\(arguments): \(paged)")
+        }
+        for (arguments, environment) in [
+            (["list", "--no-pager"], pager), (["--no-pager", "list"], pager),
+            (["list"], store.merging(["PAGER": ""]) { $1 }), (["list"], store.merging(["PAGER": "cat"]) { $1 }),
+            (["list", "--format", "csv"], pager), (["list", "--json"], pager), (["tags", "--json"], pager),
+            (["tags", "--no-pager"], pager), (["list"], pager.merging(["TERM": "dumb"]) { $1 }),
+        ] as [([String], [String: String?])] {
+            let direct = try Self.inTerminal(bowties, arguments, environment: environment)
+            #expect(direct.contains("formal") || direct.contains("Classic Red Bow Tie"), "\(arguments): \(direct)")
+            #expect(!direct.contains("PAGED:"), "\(arguments) \(environment): \(direct)")
+        }
+        let piped = try workspace.run("list", environment: ["PAGER": "sed s/^/PAGED:/"])
+        #expect(piped.status == 0 && piped.stdout.hasPrefix("KEY ") && !piped.stdout.contains("PAGED:"), "\(piped)")
+        // A damaged catalog: the problems are paged, the error comes after them.
+        let photo = try #require(workspace.photoFiles().first)
+        try FileManager.default.removeItem(at: workspace.photoFolder.appendingPathComponent(photo))
+        let (check, status) = try Self.runInTerminal(bowties, ["check"], environment: pager)
+        #expect(status == 65, "\(check)")
+        #expect(check.contains("PAGED:1 problem:"), "\(check)")
+        let lastPaged = try #require(check.range(of: "PAGED:", options: .backwards), "\(check)")
+        let error = try #require(check.range(of: "bowties: error:"), "\(check)")
+        #expect(lastPaged.lowerBound < error.lowerBound, "the error is inside the paged text: \(check)")
+    }
+
+    @Test(
+        "a pager that leaves early ends list quietly with 0, the catalog byte-identical",
+        .enabled(if: script != nil, "util-linux script is not installed"))
+    func pagerLeavesEarly() throws {
+        let workspace = try CatalogWorkspace()
+        let plist = workspace.inputDirectory.appendingPathComponent("Many.plist")
+        // 3,000 lines: far more than a pipe holds.
+        try GeneratedPlist.write(to: plist, records: 3000, keyPrefix: "K")
+        try #require(try workspace.run("import", plist.path).status == 0)
+        let before = try workspace.snapshot()
+        let (output, status) = try Self.runInTerminal(
+            workspace.runner, ["list"],
+            environment: ["BOWTIES_STORE": workspace.storeURL.path, "PAGER": "head -n 3"])
+        #expect(status == 0, "\(output)")
+        #expect(output.split(separator: "\n").count == 3 && output.hasPrefix("KEY "), "\(output)")
+        let after = try workspace.snapshot()
+        #expect(after.isByteIdentical(to: before), "\(after.byteDifference(from: before))")
+    }
+
+    static let tmux: String? = ["/usr/bin/tmux", "/bin/tmux", "/usr/local/bin/tmux"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+    static let less: String? = ["/usr/bin/less", "/bin/less"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test(
+        "list in less in tmux: the first screen at once, q ends bowties with 0, the catalog byte-identical",
+        .enabled(if: tmux != nil && less != nil, "tmux or less is not installed"))
+    func quitLess() throws {
+        let workspace = try CatalogWorkspace()
+        let plist = workspace.inputDirectory.appendingPathComponent("Many.plist")
+        try GeneratedPlist.write(to: plist, records: 3000, keyPrefix: "K")
+        try #require(try workspace.run("import", plist.path).status == 0)
+        let before = try workspace.snapshot()
+        let tmux = try #require(Self.tmux)
+        let socket = "bowties-e2e-\(UUID().uuidString)"
+        let statusFile = workspace.runner.directory.appendingPathComponent("status")
+        let errorFile = workspace.runner.directory.appendingPathComponent("stderr")
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        // A shell in the pane runs bowties with the default pager (less
+        // -FRX, LESS unset) and writes down its status when it ends.
+        let command = [
+            "env", "-u", "LESS", "-u", "PAGER", "-u", "NO_COLOR", "TERM=xterm-256color",
+            "BOWTIES_STORE=" + workspace.storeURL.path, "/bin/sh", "-c",
+            "\"$0\" list 2>\(quoted(errorFile.path)); echo $? >\(quoted(statusFile.path)); sleep 60",
+            try BowTiesRunner.executableURL().path,
+        ].map(quoted).joined(separator: " ")
+        // The server that new-session starts keeps every descriptor the
+        // client had: a pipe would never reach its end, and Foundation's
+        // Process, which learns of a child's exit from a socket the child
+        // inherits, would wait forever. So tmux runs under Python's
+        // subprocess, which closes every descriptor above 2, and writes to
+        // a file.
+        let tmuxOutput = workspace.runner.directory.appendingPathComponent("tmux.out")
+        func tmuxRun(_ arguments: [String]) throws -> String {
+            try Data().write(to: tmuxOutput)
+            let handle = try FileHandle(forWritingTo: tmuxOutput)
+            defer { try? handle.close() }
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments =
+                [
+                    "python3", "-c",
+                    "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True).returncode)",
+                    tmux, "-L", socket, "-f", "/dev/null",
+                ] + arguments
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = handle
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return String(decoding: try Data(contentsOf: tmuxOutput), as: UTF8.self)
+        }
+        _ = try tmuxRun(["new-session", "-d", "-x", "100", "-y", "20", command])
+        defer { _ = try? tmuxRun(["kill-server"]) }
+        func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if try condition() { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return try condition()
+        }
+        var screen = ""
+        let shown = try waitFor(20) {
+            screen = try tmuxRun(["capture-pane", "-p"])
+            return screen.contains("KEY  NAME") && screen.contains("Tie 1 & Co.")
+        }
+        try #require(shown, "the first screen did not appear: \(screen)")
+        // less holds the rest: bowties has not finished, and no status yet.
+        #expect(!FileManager.default.fileExists(atPath: statusFile.path), "\(screen)")
+        _ = try tmuxRun(["send-keys", "q"])
+        let ended = waitFor(20) { FileManager.default.fileExists(atPath: statusFile.path) }
+        screen = try tmuxRun(["capture-pane", "-p"])
+        try #require(ended, "bowties did not end after q: \(screen)")
+        Thread.sleep(forTimeInterval: 0.2)
+        let status = String(decoding: try Data(contentsOf: statusFile), as: UTF8.self)
+        #expect(status == "0\n", "exit status \(status)")
+        let errors = String(decoding: try Data(contentsOf: errorFile), as: UTF8.self)
+        #expect(errors.isEmpty, "\(errors)")
+        let after = try workspace.snapshot()
+        #expect(after.isByteIdentical(to: before), "\(after.byteDifference(from: before))")
     }
 
     @Test(

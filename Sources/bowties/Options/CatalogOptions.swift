@@ -3,16 +3,43 @@ import BowTiesKit
 import Foundation
 
 /// Options every command shares: where the catalog is, how long to wait
-/// for it, and whether to print for people or for scripts. They may come
-/// before the command's name too (`bowties --store X list`): see
+/// for it, whether to print for people or for scripts, through a pager or
+/// not, and in colour or not (``ColorOption``). They may come before the
+/// command's name too (`bowties --store X list`): see
 /// ``BowTies/argumentsWithSharedOptionsAfterCommand(_:)``.
+///
+/// `add` takes ``CommonOptions``, the same without `--color`: its own
+/// `--color` is the new tie's colour.
+@dynamicMemberLookup
 struct CatalogOptions: ParsableArguments {
     /// The options above as they are spelled, and whether each takes a
     /// value: what may be moved from before the command's name to after it.
     static let names: [String: Bool] = [
-        "--store": true, "--wait": true, "--json": false, "--no-pager": false,
+        "--store": true, "--wait": true, "--json": false, "--no-pager": false, "--color": true,
     ]
 
+    @OptionGroup var common: CommonOptions
+
+    @OptionGroup var colorOption: ColorOption
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<CommonOptions, Value>) -> Value {
+        common[keyPath: keyPath]
+    }
+
+    /// See ``CommonOptions/withCatalogCreatedIfMissing(_:)``.
+    func withCatalogCreatedIfMissing<T>(_ body: (Catalog) throws -> T) throws -> T {
+        try common.withCatalogCreatedIfMissing(body)
+    }
+
+    /// See ``CommonOptions/openCatalog(_:)``.
+    func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
+        try common.openCatalog(mode)
+    }
+}
+
+/// `--store`, `--wait`, `--json` and `--no-pager`: ``CatalogOptions``
+/// without `--color`, for `add`.
+struct CommonOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -83,5 +110,32 @@ struct CatalogOptions: ParsableArguments {
     /// Opens the catalog; commands that only read pass `.readOnly`.
     func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
         try Catalog(url: storeURL, mode: mode, wait: waitPolicy)
+    }
+}
+
+/// `--color auto|always|never`, as git and ls spell it; applied to
+/// ``Terminal/colorChoice`` when the command line is validated, before
+/// the command runs.
+struct ColorOption: ParsableArguments {
+    @Option(
+        name: .customLong("color"),
+        help: ArgumentHelp(
+            "When to colour the output: auto, always or never.",
+            discussion: """
+                auto (the default): on a terminal, unless NO_COLOR is set or TERM=dumb \
+                (CLICOLOR_FORCE colours a pipe too); always: even when piped; never. \
+                24-bit colour when COLORTERM is truecolor or 24bit, else the 256-colour palette.
+                """,
+            valueName: "when"),
+        completion: .list(Terminal.ColorChoice.allCases.map(\.rawValue)))
+    var color: String?
+
+    func validate() throws {
+        guard let color else { return }
+        // Our own message: the one `add`'s --color before its name gets too.
+        guard let choice = Terminal.ColorChoice(rawValue: color) else {
+            throw ValidationError("--color takes auto, always or never, not '\(Output.escaped(color))'.")
+        }
+        Terminal.colorChoice = choice
     }
 }

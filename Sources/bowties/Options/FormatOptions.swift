@@ -32,7 +32,8 @@ struct FormatOptions: ParsableArguments {
         help: ArgumentHelp(
             "The fields to write, comma-separated, in this order (not for the table).",
             discussion: "Fields: \(Catalog.exportFieldNames.joined(separator: ", ")).",
-            valueName: "a,b,c"))
+            valueName: "a,b,c"),
+        completion: Completions.fieldNames)
     var fields: String?
 
     /// The format asked for, given the command's default and `--json`.

@@ -17,6 +17,10 @@ extension BowTies {
 
                 Example: bowties add --name "Classic Red Bow Tie" --key R --rating 4.5 \
                 --color '#C81E2D' --tag formal --tag red
+
+                --color is the tie's colour here. The output's (auto, always or never, which \
+                every other command takes as --color) goes before the command's name: \
+                bowties --color never add ...
                 """)
 
         @Option(help: ArgumentHelp("The tie's name (e.g. \"Classic Red Bow Tie\").", valueName: "name"))
@@ -52,7 +56,9 @@ extension BowTies {
             help: ArgumentHelp("File it under this tag (repeat for several; created when new).", valueName: "name"))
         var tags: [String] = []
 
-        @OptionGroup var options: CatalogOptions
+        // Not CatalogOptions: --color here is the tie's colour. The
+        // output's goes before the name (`bowties --color never add`).
+        @OptionGroup var options: CommonOptions
 
         func run() throws {
             let entity = BowTieModel.entity

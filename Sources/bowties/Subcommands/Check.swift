@@ -62,6 +62,9 @@ extension BowTies {
                 if options.json {
                     try Output.json(CheckJSON(remaining))
                 } else {
+                    // A damaged catalog can list many problems. Not with
+                    // --repair, which writes: it must not wait on a pager.
+                    if !remaining.isHealthy { Pager.start(disabled: options.noPager) }
                     Self.show(remaining)
                 }
             }

@@ -22,8 +22,11 @@ extension BowTies {
                 stays flat however large the catalog. The table sizes its columns from the \
                 first 100 ties on a terminal, else with a query over the first 10,000 first; \
                 a later, wider cell pushes the rest of its line to the right. \
-                When the reader goes away (`bowties list | head -1`), list stops quietly \
-                and exits 0.
+                On a terminal the table goes through $PAGER (default: less -FRX), still \
+                a row at a time; --no-pager, an empty PAGER or PAGER=cat print it directly, \
+                and the other formats never use it. When the reader goes away \
+                (`bowties list | head -1`, or q in the pager), list stops quietly and \
+                exits 0.
 
                 \(QueryArgument.help)
                 """)
@@ -76,7 +79,12 @@ extension BowTies {
 
         private func table(_ catalog: Catalog, _ selection: Query, _ output: ExportOutput) throws {
             let table = BowTieTable(catalog: catalog, selection: selection, order: sort, reverse: reverse)
-            let counts = try table.write(to: output, terminal: Terminal.isTerminal(1))
+            // Asked before the pager takes standard output: the table is
+            // still laid out for the terminal (first-page widths), and
+            // streams into the pager a row at a time.
+            let terminal = Terminal.isTerminal(1)
+            Pager.start(disabled: options.noPager)
+            let counts = try table.write(to: output, terminal: terminal)
             if counts.ties == 0 {
                 if !query.terms.isEmpty {
                     try output.write("No bow tie matches \(Output.escaped(selection.description)).\n")

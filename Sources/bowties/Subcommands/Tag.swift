@@ -198,6 +198,7 @@ extension BowTies {
                 Output.line("No tags yet: add one with `bowties tag KEY NAME`.")
                 return
             }
+            Pager.start(disabled: options.noPager)
             let table = Table(
                 header: ["TAG", "TIES"], rows: tags.map { [Output.escaped($0.name), Output.grouped($0.count)] },
                 rightAligned: [1])

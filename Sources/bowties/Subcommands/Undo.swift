@@ -84,6 +84,7 @@ extension BowTies {
                 Output.line("No changes yet: the history starts with the next change to the catalog.")
                 return
             }
+            Pager.start(disabled: options.noPager)
             let rows = actions.map { action in
                 [
                     "#\(action.id)",

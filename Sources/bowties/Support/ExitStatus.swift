@@ -63,6 +63,9 @@ enum ExitStatus: Int32 {
     /// ArgumentParser's own errors (usage, `--help`, `--version`) keep its
     /// formatting; usage errors exit 64.
     static func exit(reporting error: Error) -> Never {
+        // The message goes below the paged text, once the pager is gone,
+        // not into its screen.
+        Pager.finish()
         if let error = error as? CatalogError, error.kind == .outputClosed {
             // `bowties list | head -1`: the reader has all it wanted.
             Foundation.exit(ExitStatus.success.rawValue)

@@ -48,8 +48,9 @@ enum Terminal {
         case trueColor
     }
 
-    /// `--color` as the command line gave it (``CatalogOptions`` sets it
-    /// once, before the command runs).
+    /// `--color` as the command line gave it: ``ColorOption`` sets it when
+    /// the command line is validated, before the command runs
+    /// (``BowTies/extractingColorChoice(_:)`` for `add`).
     static var colorChoice: ColorChoice {
         get { chosenColor.withLock { $0.choice } }
         set { chosenColor.withLock { $0 = (newValue, nil) } }
