@@ -104,7 +104,7 @@ struct ListCommandTests {
         #expect(result.stdout == "The catalog is empty: add ties with `bowties import`.\n", "\(result)")
     }
 
-    @Test("piped, the table sizes its columns over every tie by display width: a wide name past the first page lines up")
+    @Test("piped, the table sizes columns over every tie by display width: a wide name past the first page lines up")
     func widthsOverEveryTie() throws {
         let bowties = try BowTiesRunner()
         // Tie 200 has the widest name in cells (wide characters and an
@@ -113,7 +113,8 @@ struct ListCommandTests {
         let wide = "蝶ネクタイ蝶ネクタイ🎀"  // 11 characters, 22 cells
         let ties = (1...250).map { index in
             let name = index == 200 ? wide : "Plain Tie Number \(index)"  // at most 20 characters
-            return #"{"searchKey": "K\#(index)", "name": "\#(name)", "timesWorn": \#(index == 120 ? 1_234_567 : index)}"#
+            let worn = index == 120 ? 1_234_567 : index
+            return #"{"searchKey": "K\#(index)", "name": "\#(name)", "timesWorn": \#(worn)}"#
         }
         let file = try bowties.write("[\n" + ties.joined(separator: ",\n") + "\n]\n", to: "wide.json")
         let imported = try bowties.run("import", file.path)

@@ -49,4 +49,3 @@ public struct Color: Sendable, Hashable {
         [red, green, blue, alpha].allSatisfy { $0.isFinite && (0...1).contains($0) }
     }
 }
-
