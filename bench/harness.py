@@ -48,6 +48,26 @@ SQLITE_EXPORT_SQL = (
 )
 SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
 
+# The formats section's lower bounds, on the same rows and columns as
+# bowties writes (unformatted, as SQLITE_EXPORT_SQL): JSON with the photo's
+# place, the tags and the wear history as JSON arrays; the table with the
+# columns `list` shows.
+SQLITE_JSON_SQL = (
+    "SELECT id, name, searchKey, rating, timesWorn, lastWorn, isFavorite, url,"
+    " hex(tintColor) AS tintColor, blob.byteCount, photoData_sha256, blob.external,"
+    " (SELECT json_group_array(tag.name) FROM bowtie_tag JOIN tag ON tag.pk = bowtie_tag.tag_pk"
+    " WHERE bowtie_tag.bowTie_id = bowtie.id) AS tags,"
+    " (SELECT json_group_array(json_object('date', date, 'note', note)) FROM"
+    " (SELECT date, note FROM wear WHERE wear.bowTie_id = bowtie.id ORDER BY date, pk)) AS wears"
+    " FROM bowtie LEFT JOIN blob ON blob.sha256 = photoData_sha256 ORDER BY bowtie.rowid"
+)
+SQLITE_TABLE_SQL = (
+    "SELECT searchKey AS KEY, name AS NAME, rating AS RATING, timesWorn AS WORN,"
+    " ifnull(date(lastWorn, 'unixepoch'), 'never') AS \"LAST WORN\","
+    " CASE WHEN isFavorite THEN '*' ELSE '' END AS FAV, '#' || hex(tintColor) AS COLOUR"
+    " FROM bowtie ORDER BY bowtie.rowid"
+)
+
 # The wear history given to the catalog before show and wear are timed:
 # HISTORY_PER_TIE wears on 1 tie in HISTORY_EVERY, HISTORY_ON_KEY on the
 # tie shown. Dates in 2025, spread by rowid; the triggers keep timesWorn
@@ -92,7 +112,37 @@ LABELS = {
     "bowties-export": "`bowties export --output F`",
     "sqlite-export": "`sqlite3 -csv -header STORE \"SELECT ...\" > F`",
     "python-export": "Python csv module (csv_export.py)",
+    "fmt-csv": "`bowties export --format csv --output F`",
+    "fmt-sqlite-csv": "`sqlite3 -csv -header` (SQLITE_EXPORT_SQL) `> F`",
+    "fmt-json": "`bowties export --format json --output F`",
+    "fmt-sqlite-json": "`sqlite3 -json` (SQLITE_JSON_SQL) `> F`",
+    "fmt-jsonl": "`bowties export --format jsonl --output F`",
+    "fmt-tsv": "`bowties export --format tsv --output F`",
+    "fmt-plist": "`bowties export --format plist --output F`",
+    "fmt-list": "`bowties list > F` (the table)",
+    "fmt-sqlite-column": "`sqlite3 -column -header` (SQLITE_TABLE_SQL) `> F`",
+    "fmt-head": "`bowties list \\| head -1`",
 }
+# The formats section: each bowties command, the sqlite3 shell's command
+# it is compared with (None: no alternative), the limit on the ratio, and
+# the file extension of its output.
+FORMAT_COMMANDS = [
+    ("fmt-csv", "fmt-sqlite-csv", 1.5, "csv"),
+    ("fmt-json", "fmt-sqlite-json", 2.0, "json"),
+    ("fmt-jsonl", None, None, "jsonl"),
+    ("fmt-tsv", None, None, "tsv"),
+    ("fmt-plist", None, None, "plist"),
+    ("fmt-list", "fmt-sqlite-column", 2.0, "txt"),
+]
+# Input formats of the imports at each formats size: the export's files
+# (photos by hash: the default), and a binary property list converted
+# from the XML one by plistlib.
+IMPORT_FORMATS = [
+    ("plist", "XML property list"), ("bplist", "binary property list"), ("json", "JSON"),
+    ("jsonl", "JSON Lines"), ("csv", "CSV"), ("tsv", "TSV"),
+]
+FORMATS_MEMORY_LIMIT_KIB = 40 * 1024
+HEAD_LIMIT_SECONDS = 0.3
 
 
 def log(message):
@@ -148,14 +198,29 @@ def parse_options(argv):
     parser.add_argument("--skip-warnings", action="store_true",
                         help="skip the warnings-memory pair")
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target fails")
+    parser.add_argument("--formats-records", metavar="N", nargs="+", action="extend", type=count_argument,
+                        help="sizes of the formats section: every export format and list against the "
+                        "sqlite3 shell, list | head -1, an import of each input format (default: 100k 1M; "
+                        "10k with --quick)")
+    parser.add_argument("--formats-only", action="store_true",
+                        help="measure the formats section only (no imports against C, point commands, "
+                        "CSV export against Python or warnings pair)")
+    parser.add_argument("--skip-formats", action="store_true", help="skip the formats section")
     options = parser.parse_args(argv)
     if options.quick:
         options.records = options.records or [10_000]
         options.runs = 1
         options.short_runs = 5
     options.records = sorted(set(options.records or [100_000, 1_000_000]))
+    options.formats_records = sorted(set(options.formats_records or ([10_000] if options.quick else [100_000, 1_000_000])))
+    if options.formats_only and options.skip_formats:
+        parser.error("--formats-only and --skip-formats exclude each other")
+    if options.formats_only:
+        options.records, options.skip_warnings = [], True
+    if options.skip_formats:
+        options.formats_records = []
     if options.warnings_records is None:
-        options.warnings_records = options.records[0] if options.quick else WARNINGS_RECORDS
+        options.warnings_records = options.records[0] if options.quick and options.records else WARNINGS_RECORDS
     if options.output is None:
         options.output = os.path.join(WORK, "quick.md") if options.quick else os.path.join(BENCH, "results", "latest.md")
     if options.runs < 1 or options.short_runs < 1:
@@ -182,7 +247,7 @@ class Result:
 
     @property
     def peak(self):
-        return statistics.median(self.rss) if self.ok else None
+        return statistics.median(self.rss) if self.ok and self.rss else None
 
     @property
     def cpu(self):
@@ -563,6 +628,180 @@ def measure_exports(figures, store, runs, binaries):
             os.remove(out)
 
 
+# ---------------------------------------------------------------- formats
+
+def count_lines(path):
+    lines = 0
+    with open(path, "rb") as file:
+        while chunk := file.read(1 << 24):
+            lines += chunk.count(b"\n")
+    return lines
+
+
+def expected_lines(name, count):
+    """Lines a whole output of `count` ties has (None: not counted)."""
+    return {
+        "fmt-csv": count + 1, "fmt-sqlite-csv": count + 1, "fmt-tsv": count + 1, "fmt-jsonl": count,
+        "fmt-json": count + 2, "fmt-list": count + 3, "fmt-sqlite-column": count + 2,
+    }.get(name)
+
+
+def head_one(command):
+    """Runs `command | head -1`; returns (wall until both ended, exit
+    statuses, head's output, the command's standard error)."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        producer = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors)
+        head = subprocess.Popen(["head", "-1"], stdin=producer.stdout, stdout=subprocess.PIPE)
+        producer.stdout.close()
+        line = head.stdout.read()
+        head.wait()
+        producer.wait()
+        wall = time.perf_counter() - start
+        errors.seek(0)
+        stderr = errors.read().decode("utf-8", "replace")
+    return wall, (producer.returncode, head.returncode), line.decode("utf-8", "replace"), stderr
+
+
+def binary_plist(xml_path, binary_path):
+    """Converts an XML property list to a binary one with plistlib, in a
+    child process so that this one's memory stays small."""
+    script = ("import plistlib, sys\n"
+              "with open(sys.argv[1], 'rb') as f: value = plistlib.load(f)\n"
+              "with open(sys.argv[2] + '.tmp', 'wb') as f: plistlib.dump(value, f, fmt=plistlib.FMT_BINARY)\n")
+    subprocess.run([sys.executable, "-c", script, xml_path, binary_path], check=True)
+    os.replace(binary_path + ".tmp", binary_path)
+
+
+def measure_formats(count, options, binaries):
+    """Every export format and the table against the sqlite3 shell, list |
+    head -1, and an import of each input format, at one size.
+
+    The catalog is the tagged file imported by bowties, with the wear
+    history of the point commands (so JSON and property lists write wears).
+    The exports and list take turns in rotating order, as the imports do.
+    The export's files (photos by hash) are then the inputs of the imports,
+    each into a new, empty catalog.
+    """
+    runs = options.runs_at.get(count, options.runs)
+    figures = {"count": count, "runs": runs, "checks": {}}
+    stores = os.path.join(WORK, "stores")
+    outputs = os.path.join(WORK, "out")
+    os.makedirs(stores, exist_ok=True)
+    os.makedirs(outputs, exist_ok=True)
+    bowties = binaries["bowties"]
+    tagged = data_file(count, images=True, tags=True)
+    warm(tagged)
+    store = os.path.join(stores, f"formats-{count}.sqlite")
+    remove_store(store)
+    figures["catalog"] = Result()
+    if not record(figures["catalog"], timed([bowties, "import", tagged, "--images", IMAGES, "--store", store]),
+                  "formats catalog import"):
+        return figures
+    key = gen.search_key(count // 2)
+    if not add_history(store, key, count, figures["checks"]):
+        figures["catalog"].failure = "no wear history: " + figures["checks"]["history"]["failure"]
+        return figures
+    log(f"  {count:>9,} formats catalog: {figures['catalog'].wall:.1f} s import, then a wear history")
+
+    commands = {}
+    for name, alternative, _, extension in FORMAT_COMMANDS:
+        if name == "fmt-list":
+            commands[name] = ([bowties, "list", "--store", store], True)
+        else:
+            commands[name] = ([bowties, "export", "--format", extension, "--output", "{out}", "--store", store],
+                              False)
+    commands["fmt-sqlite-csv"] = (["sqlite3", "-csv", "-header", store, SQLITE_EXPORT_SQL], True)
+    commands["fmt-sqlite-json"] = (["sqlite3", "-json", store, SQLITE_JSON_SQL], True)
+    commands["fmt-sqlite-column"] = (["sqlite3", "-column", "-header", store, SQLITE_TABLE_SQL], True)
+    extensions = {name: extension for name, _, _, extension in FORMAT_COMMANDS}
+    extensions.update({"fmt-sqlite-csv": "csv", "fmt-sqlite-json": "json", "fmt-sqlite-column": "txt"})
+    names = list(commands)
+    for name in names:
+        figures[name] = Result()
+
+    def output_path(name):
+        return os.path.join(outputs, f"{name}-{count}.{extensions[name]}")
+
+    for run in range(runs):
+        shift = run % len(names)
+        for name in names[shift:] + names[:shift]:
+            if figures[name].failure:
+                continue
+            command, to_stdout = commands[name]
+            out = output_path(name)
+            if os.path.exists(out):
+                os.remove(out)
+            command = [part.replace("{out}", out) for part in command]
+            if record(figures[name], timed(command, out if to_stdout else os.devnull), name):
+                log(f"  {count:>9,} {name:<17} run {run + 1}/{runs}: "
+                    f"{figures[name].walls[-1]:7.2f} s {figures[name].rss[-1] / 1024:7.1f} MiB")
+    # Whole outputs: one line per tie (and the headers and summaries).
+    counted = {}
+    for name in names:
+        expected = expected_lines(name, count)
+        if figures[name].ok and expected is not None:
+            lines = count_lines(output_path(name))
+            counted[name] = (lines, expected)
+            if lines != expected:
+                figures[name].failure = f"wrote {lines:,} lines, expected {expected:,}"
+                log(f"    {name}: FAILED ({figures[name].failure})")
+    figures["checks"]["lines"] = counted
+
+    # list | head -1: until head has its line and bowties has ended.
+    head = figures["fmt-head"] = Result()
+    for run in range(options.short_runs):
+        wall, statuses, line, stderr = head_one([bowties, "list", "--store", store])
+        if statuses != (0, 0) or not line.startswith("KEY") or stderr.strip():
+            head.failure = f"exit {statuses}, first line {line.strip()[:40]!r}, stderr {stderr.strip()[:80]!r}"
+            log(f"    list | head -1: FAILED ({head.failure})")
+            break
+        head.walls.append(wall)
+    if head.ok:
+        log(f"  {count:>9,} list | head -1 median {head.wall * 1000:6.1f} ms of {options.short_runs}")
+
+    # An import of each input format, each into a new catalog.
+    sources = {extension: output_path(f"fmt-{extension}") for extension in ("plist", "json", "jsonl", "csv", "tsv")}
+    if figures["fmt-plist"].ok:
+        start = time.perf_counter()
+        sources["bplist"] = os.path.join(outputs, f"fmt-bplist-{count}.plist")
+        try:
+            binary_plist(sources["plist"], sources["bplist"])
+            log(f"  {count:>9,} binary plist converted by plistlib in {time.perf_counter() - start:.1f} s")
+        except (subprocess.CalledProcessError, OSError) as error:
+            figures["checks"]["bplist"] = str(error)
+    for extension, _ in IMPORT_FORMATS:
+        name = f"import-{extension}"
+        result = figures[name] = Result()
+        source = sources.get(extension)
+        if source is None or not os.path.exists(source) or not figures.get(f"fmt-{extension}", figures["fmt-plist"]).ok:
+            result.failure = "no input file (its export failed)"
+            continue
+        target = os.path.join(stores, f"formats-import-{count}.sqlite")
+        remove_store(target)
+        warm(source)
+        run = timed([bowties, "import", source, "--store", target])
+        if record(result, run, name):
+            # CSV and TSV hold no wear history.
+            counts = ("SELECT count(*), (SELECT count(*) FROM bowtie_tag),"
+                      + (" 0" if extension in ("csv", "tsv") else " (SELECT count(*) FROM wear)") + " FROM bowtie")
+            rows, expected = query(target, counts), query(store, counts)
+            if rows != expected:
+                result.failure = f"stored {rows} (ties, tag links, wears), expected {expected}"
+                log(f"    {name}: FAILED ({result.failure})")
+            warnings = [line for line in run.stderr.splitlines() if line.startswith("bowties: warning: ")]
+            figures["checks"][name] = (os.path.getsize(source), len(warnings), warnings[-1] if warnings else None)
+            log(f"  {count:>9,} {name:<17}: {run.wall:7.2f} s {run.rss / 1024:7.1f} MiB")
+        remove_store(target)
+    for name in names:
+        if os.path.exists(output_path(name)):
+            os.remove(output_path(name))
+    if "bplist" in sources and os.path.exists(sources["bplist"]):
+        os.remove(sources["bplist"])
+    remove_store(store)
+    return figures
+
+
 # ---------------------------------------------------------------- warnings
 
 def measure_warnings(count, binaries):
@@ -700,7 +939,7 @@ def machine(bowties):
     ]
 
 
-def report(all_figures, warnings, options, machine_rows, loads, elapsed):
+def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats=()):
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
     lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
@@ -792,6 +1031,9 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed):
                       + ("byte-identical files." if same else "DIFFERENT files." if same is False
                          else "files that were not compared (a run failed).") , ""]
 
+    for figures in formats:
+        lines += formats_report(figures, options)
+
     if warnings:
         count = warnings["count"]
         with_, without = warnings["with"], warnings["without"]
@@ -812,9 +1054,112 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed):
         lines.append("")
 
     lines += ["## Targets", "", "| target | figure | pass |", "|---|---|---|"]
-    lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in targets(all_figures, warnings)]
+    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats)
+    lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in rows]
     lines.append("")
     return "\n".join(lines)
+
+
+def formats_report(figures, options):
+    """The markdown of one size of the formats section."""
+    count = figures["count"]
+    lines = [f"## Formats: {count:,} records ({figures['runs']} run(s))", ""]
+    catalog = figures["catalog"]
+    if not catalog.ok:
+        return lines + [f"The catalog could not be built: {catalog.failure}.", ""]
+    history = figures["checks"].get("history") or {}
+    lines += [f"The catalog: the file with tags (`{os.path.basename(data_file(count, True, True))}`) imported by "
+              f"bowties in {seconds(catalog.wall)}, then {history.get('rows', 0):,} wears (the point commands' "
+              "history). Every command reads that store and writes a file (standard output to a file, not a "
+              "terminal); they take turns in rotating order. The sqlite3 queries are in bench/harness.py "
+              "(SQLITE_EXPORT_SQL, SQLITE_JSON_SQL, SQLITE_TABLE_SQL): the same rows and columns, unformatted.", "",
+              "| command | wall (median) | spread | CPU user+sys | peak RSS | ÷ sqlite3 |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for name, alternative, _, _ in FORMAT_COMMANDS:
+        for row in (name, alternative):
+            if row is None:
+                continue
+            wall, sp, cpu, rss = cell(figures[row])
+            factor = (times(ratio(figures[name].wall, figures[alternative].wall))
+                      if row == name and alternative else "")
+            lines.append(f"| {LABELS[row]} | {wall} | {sp} | {cpu} | {rss} | {factor} |")
+    head = figures.get("fmt-head")
+    if head:
+        wall, sp, _, _ = cell(head)
+        lines.append(f"| {LABELS['fmt-head']} ({options.short_runs} runs, until both end) | {wall} | {sp} | | | |")
+    lines.append("")
+    counted = figures["checks"].get("lines", {})
+    if counted:
+        lines.append("Lines written: " + ", ".join(
+            f"{name[4:]} {lines_:,}" + ("" if lines_ == expected else f" (WRONG: expected {expected:,})")
+            for name, (lines_, expected) in counted.items()) + ".")
+        lines.append("")
+    lines += [f"### Import of each input format ({count:,} records, 1 run each, into an empty catalog)", "",
+              "The inputs are the exports above (`--photos hash`, the default: a photo by its SHA-256, which an "
+              "empty catalog does not hold, so each record with a photo warns once); the binary property "
+              "list is the XML one converted by Python's plistlib.", "",
+              "| input | file | wall | CPU user+sys | peak RSS | warnings |", "|---|---:|---:|---:|---:|---:|"]
+    for extension, label in IMPORT_FORMATS:
+        result = figures.get(f"import-{extension}")
+        if result is None:
+            continue
+        wall, _, cpu, rss = cell(result)
+        size, warned, _ = figures["checks"].get(f"import-{extension}", (None, None, None))
+        lines.append(f"| {label} | {'' if size is None else f'{size / 1e6:.0f} MB'} | {wall} | {cpu} | {rss} | "
+                     f"{'' if warned is None else f'{warned:,} lines'} |")
+    lines.append("")
+    return lines
+
+
+def formats_targets(formats):
+    """The formats section's (target, figure, verdict) rows."""
+    rows = []
+
+    def verdict(ok):
+        return "n/a" if ok is None else "PASS" if ok else "**FAIL**"
+
+    for figures in formats:
+        at = f"{figures['count']:,}"
+        if not figures["catalog"].ok:
+            rows.append((f"formats ({at})", f"no catalog: {figures['catalog'].failure}", verdict(False)))
+            continue
+        head = figures["fmt-head"]
+        rows.append((f"`list \\| head -1` ≤ {HEAD_LIMIT_SECONDS * 1000:.0f} ms ({at})",
+                     seconds(head.wall) if head.ok else (head.failure or "—"),
+                     verdict(None if not head.ok else head.wall <= HEAD_LIMIT_SECONDS)))
+        for name, alternative, limit, _ in FORMAT_COMMANDS:
+            if alternative is None:
+                continue
+            r = ratio(figures[name].wall, figures[alternative].wall)
+            what = "list (table)" if name == "fmt-list" else f"export {name[4:].upper()}"
+            rows.append((f"{what} ≤ {limit:g}× `{LABELS[alternative].split('`')[1]}` ({at})", times(r),
+                         verdict(None if r is None else r <= limit)))
+        peaks = [(name[4:], figures[name].peak) for name, _, _, _ in FORMAT_COMMANDS]
+        worst = max((peak for _, peak in peaks if peak is not None), default=None)
+        failed = [name for name, _ in peaks if not figures[f"fmt-{name}"].ok]
+        rows.append((f"peak RSS ≤ 40 MiB, every export format and list ({at})",
+                     ", ".join(f"{name} {mib(peak)}" for name, peak in peaks),
+                     verdict(False if failed else None if worst is None else worst <= FORMATS_MEMORY_LIMIT_KIB)))
+        imports = [(extension, figures.get(f"import-{extension}")) for extension, _ in IMPORT_FORMATS]
+        failed = [extension for extension, result in imports if result is None or not result.ok]
+        worst = max((result.peak for _, result in imports if result is not None and result.ok), default=None)
+        rows.append((f"import peak RSS ≤ 40 MiB, every input format ({at})",
+                     ", ".join(f"{extension} {mib(result.peak) if result is not None and result.ok else 'failed'}"
+                               for extension, result in imports),
+                     verdict(False if failed else None if worst is None else worst <= FORMATS_MEMORY_LIMIT_KIB)))
+    if len(formats) >= 2 and all(figures["catalog"].ok for figures in (formats[0], formats[-1])):
+        small, large = formats[0], formats[-1]
+        names = [name for name, _, _, _ in FORMAT_COMMANDS] + [f"import-{e}" for e, _ in IMPORT_FORMATS]
+        parts, ok = [], True
+        for name in names:
+            r = ratio(large[name].peak if name in large else None, small[name].peak if name in small else None)
+            parts.append(f"{name.replace('fmt-', '')} {times(r)}")
+            ok = ok and r is not None and r <= 1.10
+        rows.append((f"peak RSS flat: at {large['count']:,} within 10% of {small['count']:,}, every format",
+                     ", ".join(parts), verdict(ok)))
+    elif formats:
+        rows.append(("formats peak RSS flat across sizes", "needs two sizes", "n/a"))
+    return rows
 
 
 def warnings_difference(warnings):
@@ -934,6 +1279,8 @@ def main(argv):
             "FOUNDATION_BIN", os.path.join(WORK, ".build-foundation", "release", "foundation-import")),
     }
     for name, path in binaries.items():
+        if name != "bowties" and not options.records:
+            continue  # the formats section compares with the sqlite3 shell only
         if not os.access(path, os.X_OK):
             log(f"bench: {name} binary {path} is missing; run bench/run, which builds it")
             return 1
@@ -952,8 +1299,12 @@ def main(argv):
     if not options.skip_warnings:
         log(f"== warnings: {options.warnings_records:,} records, with and without photos")
         warnings = measure_warnings(options.warnings_records, binaries)
+    formats = []
+    for count in options.formats_records:
+        log(f"== formats: {count:,} records")
+        formats.append(measure_formats(count, options, binaries))
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
-    text = report(all_figures, warnings, options, machine_rows, loads, time.perf_counter() - start)
+    text = report(all_figures, warnings, options, machine_rows, loads, time.perf_counter() - start, formats)
     os.makedirs(os.path.dirname(os.path.abspath(options.output)), exist_ok=True)
     with open(options.output, "w", encoding="utf-8") as out:
         out.write(text)
@@ -968,10 +1319,13 @@ def main(argv):
         failed = failed or ("history" in checks and not history_holds(checks["history"]))
     if warnings:
         failed = failed or any(result.failure for result in (warnings["with"], warnings["without"]))
+    failed = failed or any(isinstance(result, Result) and result.failure
+                           for figures in formats for result in figures.values())
     if failed:
         log("bench: a command failed or a check did not hold; see the report")
         return 1
-    if options.strict and any(verdict == "**FAIL**" for _, _, verdict in targets(all_figures, warnings)):
+    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats)
+    if options.strict and any(verdict == "**FAIL**" for _, _, verdict in rows):
         return 2
     return 0
 

@@ -103,4 +103,39 @@ struct ListCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "The catalog is empty: add ties with `bowties import`.\n", "\(result)")
     }
+
+    @Test("piped, the table sizes columns over every tie by display width: a wide name past the first page lines up")
+    func widthsOverEveryTie() throws {
+        let bowties = try BowTiesRunner()
+        // Tie 200 has the widest name in cells (wide characters and an
+        // emoji take two) though not the longest in characters; tie 120
+        // the widest count (1,234,567). Both are past the first 100.
+        let wide = "蝶ネクタイ蝶ネクタイ🎀"  // 11 characters, 22 cells
+        let ties = (1...250).map { index in
+            let name = index == 200 ? wide : "Plain Tie Number \(index)"  // at most 20 characters
+            let worn = index == 120 ? 1_234_567 : index
+            return #"{"searchKey": "K\#(index)", "name": "\#(name)", "timesWorn": \#(worn)}"#
+        }
+        let file = try bowties.write("[\n" + ties.joined(separator: ",\n") + "\n]\n", to: "wide.json")
+        let imported = try bowties.run("import", file.path)
+        try #require(imported.status == 0, "\(imported)")
+
+        let result = try bowties.run("list")
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
+        let lines = result.stdoutLines
+        try #require(lines.count == 254, "\(result)")  // header, 250 ties, blank, count, final newline
+        let header =
+            "KEY " + "  " + "NAME" + String(repeating: " ", count: 18) + "  " + "RATING" + "  " + "     WORN"
+            + "  " + "LAST WORN" + "  " + "FAV" + "  " + "COLOUR"
+        #expect(lines[0] == header, "\(result)")
+        // Every tie's line ends with `never` under LAST WORN: as many
+        // cells as the header up to that column, plus 5.
+        func cells(_ text: Substring) -> Int { text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 2) } }
+        let lastWorn = try #require(header.range(of: "LAST WORN"))
+        let width = cells(header[..<lastWorn.lowerBound]) + 5
+        let misaligned = lines[1...250].filter { cells($0[...]) != width || !$0.hasSuffix("never") }
+        #expect(misaligned.isEmpty, "\(misaligned.prefix(3))")
+        #expect(lines[200].hasPrefix("K200  \(wide)  "), "\(lines[200])")
+        #expect(lines[120].contains("  1,234,567  never"), "\(lines[120])")
+    }
 }

@@ -27,6 +27,15 @@ public final class FieldRow {
         cursor.text(columns[field]).map { String(decoding: $0, as: UTF8.self) }
     }
 
+    /// Calls `body` with the field's UTF-8 bytes as SQLite holds them, nil
+    /// when missing: text without making a `String` of it, for a pass
+    /// that only measures (`list`'s column widths over a million ties).
+    public func withUTF8<Result>(_ field: Int, _ body: (UnsafeBufferPointer<UInt8>?) throws -> Result) rethrows
+        -> Result
+    {
+        try body(cursor.text(columns[field]))
+    }
+
     /// A number (double or integer), nil when missing.
     public func number(_ field: Int) -> Double? {
         cursor.double(columns[field])
@@ -63,16 +72,20 @@ extension Catalog {
     /// `order`), holding only `fields` (export names: attributes, `tags`),
     /// one row at a time from one snapshot.
     ///
+    /// - Parameter ordered: false when the order does not matter (a pass
+    ///   that only measures): SQLite then reads the rows as stored,
+    ///   without sorting them first.
     /// - Throws: ``ExportFieldError`` for an unknown field; what `body`
     ///   throws (and stops there); ``QueryError``, ``CatalogError``.
     public func forEachRow(
         of fields: [String], matching query: Query, order: BowTieOrder = .added, reverse: Bool = false,
-        _ body: (FieldRow) throws -> Void
+        ordered: Bool = true, _ body: (FieldRow) throws -> Void
     ) throws {
         let codec = bowTieCodec
         let exportFields = try codec.exportFields(fields, format: .csv)
         let (selection, columns) = codec.exportSelection(exportFields, photoBytes: false)
-        let (sql, arguments) = try selectSQL(matching: query, order: order, reverse: reverse, selection: selection)
+        let (sql, arguments) = try selectSQL(
+            matching: query, order: order, reverse: reverse, selection: selection, ordered: ordered)
         try read { db in
             let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
             let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: exportFields)

@@ -106,6 +106,20 @@ extension AttributeValue {
     /// write ratings. Nil when it is not finite or too large to round so.
     public static func twoDecimalText(_ value: Double) -> String? {
         guard value.isFinite, abs(value) < 1e15 else { return nil }
+        if abs(value) < 1e9 {
+            // Whole hundredths, written from their digits: the same text as
+            // below without `String(format:)`, which `list` would call
+            // for each of a million ties.
+            let cents = Int64((value * 100).rounded())
+            let whole = String((cents / 100).magnitude)
+            let sign = cents < 0 ? "-" : ""
+            let hundredths = Int(cents.magnitude % 100)
+            if hundredths == 0 { return sign + whole }
+            let tenths = Character(Unicode.Scalar(UInt8(ascii: "0") + UInt8(hundredths / 10)))
+            let last = hundredths % 10
+            return sign + whole + "." + String(tenths)
+                + (last == 0 ? "" : String(Character(Unicode.Scalar(UInt8(ascii: "0") + UInt8(last)))))
+        }
         let rounded = (value * 100).rounded() / 100
         if rounded == rounded.rounded() { return String(Int64(rounded)) }
         var text = String(format: "%.2f", rounded)

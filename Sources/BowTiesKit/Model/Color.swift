@@ -26,17 +26,26 @@ public struct Color: Sendable, Hashable {
 
     /// `#RRGGBB`, upper-case hexadecimal (alpha is not part of it).
     public var hexString: String {
+        // Bytes, not strings joined: `list` writes one per tie, a million
+        // in a large catalog.
         let (r, g, b) = rgb8
-        return "#" + [r, g, b].map { hexByte($0) }.joined()
+        let digits: StaticString = "0123456789ABCDEF"
+        return digits.withUTF8Buffer { hex in
+            String(unsafeUninitializedCapacity: 7) { text in
+                text[0] = UInt8(ascii: "#")
+                text[1] = hex[(r >> 4) & 0xF]
+                text[2] = hex[r & 0xF]
+                text[3] = hex[(g >> 4) & 0xF]
+                text[4] = hex[g & 0xF]
+                text[5] = hex[(b >> 4) & 0xF]
+                text[6] = hex[b & 0xF]
+                return 7
+            }
+        }
     }
 
     /// True when every component (alpha included) is a finite number in 0...1.
     public var isValid: Bool {
         [red, green, blue, alpha].allSatisfy { $0.isFinite && (0...1).contains($0) }
     }
-}
-
-private func hexByte(_ value: Int) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[(value >> 4) & 0xF], digits[value & 0xF]])
 }

@@ -38,41 +38,6 @@ extension Catalog {
         }
     }
 
-    /// For each of `attributes`, the longest of the values of the first
-    /// `limit` bow ties `query` selects (in its order; without sort terms,
-    /// in `order`), as SQLite writes them as text (`length()`, in
-    /// characters; 0 when none has a value), and how many ties that was:
-    /// what a table needs to size its columns before it streams its rows.
-    ///
-    /// The limit keeps the first line of a huge table quick (`list |
-    /// head -1`: measuring a million rows reads the whole table first);
-    /// a later, longer value is for the table to cope with.
-    ///
-    /// - Throws: ``QueryError``, ``CatalogError``.
-    public func textLengths(
-        of attributes: [String], matching query: Query, order: BowTieOrder = .added, reverse: Bool = false,
-        limit: Int
-    ) throws -> (count: Int, lengths: [Int]) {
-        let codec = bowTieCodec
-        let table = codec.entity.tableName
-        let columns = attributes.map { name -> String in
-            guard let attribute = codec.entity[name] else { return "NULL" }
-            return "\"\(table)\".\"\(attribute.columnName)\""
-        }
-        let (inner, arguments) = try selectSQL(
-            matching: query, order: order, reverse: reverse,
-            selection: "SELECT NULL" + columns.indices.map { ", \(columns[$0]) AS c\($0)" }.joined() + codec.fromClause)
-        let sql =
-            "SELECT count(*)" + columns.indices.map { ", ifnull(max(length(c\($0))), 0)" }.joined()
-            + " FROM (" + inner + " LIMIT \(max(0, limit)))"
-        return try read { db in
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: StatementArguments(arguments)) else {
-                return (0, attributes.map { _ in 0 })
-            }
-            return (row[0], attributes.indices.map { row[$0 + 1] })
-        }
-    }
-
     /// The number of bow ties `query` selects.
     /// - Throws: ``QueryError``, ``CatalogError``.
     public func count(matching query: Query) throws -> Int {
@@ -83,15 +48,17 @@ extension Catalog {
     }
 
     /// The codec's selection (or `selection`, another `SELECT` of the
-    /// codec's `FROM`) with the query's condition and order.
+    /// codec's `FROM`) with the query's condition and order (none when
+    /// not `ordered`: a query selects the same rows in any order).
     func selectSQL(
-        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, selection: String? = nil
+        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, selection: String? = nil,
+        ordered: Bool = true
     ) throws -> (sql: String, arguments: [DatabaseValue]) {
         let compiled = try QueryCompiler(codec: bowTieCodec).compile(
             query, fallbackOrder: order == .added ? nil : order.sql, reverse: reverse)
         var sql = selection ?? bowTieCodec.selection
         if let condition = compiled.whereSQL { sql += " WHERE " + condition }
-        sql += " ORDER BY " + compiled.orderSQL
+        if ordered { sql += " ORDER BY " + compiled.orderSQL }
         return (sql, compiled.arguments)
     }
 }

@@ -19,9 +19,10 @@ extension BowTies {
                 --format csv, tsv, json, jsonl or plist writes the ties as `export` does \
                 (see `bowties export --help`), with --photos and --fields; --json is \
                 --format json. Every format streams: the first lines come at once and memory \
-                stays flat however large the catalog. The table sizes its columns from the \
-                first 100 ties on a terminal, else with a query over the first 10,000 first; \
-                a later, wider cell pushes the rest of its line to the right. \
+                stays flat however large the catalog. On a terminal the table sizes its \
+                columns from the first 100 ties (a later, wider cell pushes the rest of its \
+                line to the right); to a file or a pipe, from every tie listed, read once \
+                before the table, so that every line lines up. \
                 On a terminal the table goes through $PAGER (default: less -FRX), still \
                 a row at a time; --no-pager, an empty PAGER or PAGER=cat print it directly, \
                 and the other formats never use it. When the reader goes away \

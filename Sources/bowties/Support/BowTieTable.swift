@@ -2,23 +2,21 @@ import BowTiesKit
 import Foundation
 
 /// The table of `bowties list`, streamed: one line per tie as it is read,
-/// so that the first lines appear at once and memory stays flat however
-/// large the catalog.
+/// so that memory stays flat however large the catalog.
 ///
-/// Column widths come first: on a terminal from the first ``firstPage``
-/// ties; elsewhere from one query over the first ``measuredTies`` ties
-/// (``Catalog/textLengths(of:matching:order:reverse:limit:)``), which
-/// SQLite answers without building a row. Beyond those, a wider cell
-/// pushes the rest of its line to the right. Measuring every tie of a
-/// million would read the whole table before the first line (0.6 s at
-/// 1M), and `bowties list | head -1` must answer at once.
+/// Column widths come first. On a terminal, from the first ``firstPage``
+/// ties, so that the first screen appears at once (a later, wider cell
+/// pushes the rest of its line to the right). Elsewhere (a file, a pipe),
+/// from one pass over every selected tie before the table
+/// (``measuredWidths()``): the widths are the display widths of the cells
+/// the table will write, so every line of a file lines up, a wide name
+/// on the millionth line included. The pass reads the measured columns
+/// only, unsorted, and makes no `String` of plain ASCII text.
 struct BowTieTable {
     static let header = ["KEY", "NAME", "RATING", "WORN", "LAST WORN", "FAV", "COLOUR"]
     static let rightAligned: Set<Int> = [2, 3]
     /// The ties a terminal's widths are measured on.
     static let firstPage = 100
-    /// The ties a query measures widths on, for any other output.
-    static let measuredTies = 10_000
 
     /// What was written: the number of ties and of favourites among them.
     struct Counts {
@@ -53,20 +51,61 @@ struct BowTieTable {
         ]
     }
 
-    /// Widths for the first ``measuredTies`` selected ties, from SQLite's
-    /// longest text of each column's attribute (never narrower than the
-    /// cells: a rating of 4 is `4.0` to SQLite, `4` in the table). Nil
-    /// when none is selected.
+    /// The width of each column over every selected tie: the display
+    /// width (``Table/visibleWidth(_:)``) of the cells ``cells(_:)``
+    /// would make, the header's included. Nil when none is selected.
+    ///
+    /// Computed without making the cells: a key or name of printable
+    /// ASCII is as wide as its bytes (other text is escaped and measured
+    /// as the cell will be); numbers by their digits; a date is 10 wide
+    /// and `never` 5. The favourite mark and the colour are never wider
+    /// than their headers (the colour is the last column: it is not padded).
     func measuredWidths() throws -> [Int]? {
-        let (count, lengths) = try catalog.textLengths(
-            of: Array(Self.fields.prefix(5)), matching: selection, order: order, reverse: reverse,
-            limit: Self.measuredTies)
+        var widths = Self.header.map(Table.visibleWidth)
+        var count = 0
+        var fewestWorn = Int64.max
+        var mostWorn = Int64.min
+        try catalog.forEachRow(
+            of: Array(Self.fields.prefix(5)), matching: selection, order: order, reverse: reverse, ordered: false
+        ) { row in
+            count += 1
+            widths[0] = max(widths[0], row.withUTF8(0) { $0.map(Self.textWidth) ?? 1 })
+            widths[1] = max(widths[1], row.withUTF8(1) { $0.map(Self.textWidth) ?? 0 })
+            widths[2] = max(widths[2], Self.numberWidth(row.number(2) ?? 0))
+            let worn = row.integer(3) ?? 0
+            fewestWorn = min(fewestWorn, worn)
+            mostWorn = max(mostWorn, worn)
+            widths[4] = max(widths[4], row.number(4) == nil ? 5 : 10)
+        }
         guard count > 0 else { return nil }
-        let header = Self.header.map(\.count)
-        return [
-            max(header[0], lengths[0]), max(header[1], lengths[1]), max(header[2], lengths[2]),
-            max(header[3], lengths[3]), max(header[4], lengths[4] > 0 ? 10 : 5), header[5], header[6],
-        ]
+        widths[3] = max(
+            widths[3], Output.grouped(Int(fewestWorn)).utf8.count, Output.grouped(Int(mostWorn)).utf8.count)
+        return widths
+    }
+
+    /// Cells a key or name takes once escaped, from its UTF-8 bytes.
+    static func textWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        // Printable ASCII, nearly every name: one cell a byte.
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return utf8.count }
+        return Table.visibleWidth(TerminalText.escaped(String(decoding: utf8, as: UTF8.self)))
+    }
+
+    /// The length of ``Output/number(_:)``'s text for `value` (`4`, `3.5`,
+    /// `-0.25`), from its digits, without formatting it.
+    static func numberWidth(_ value: Double) -> Int {
+        // Beyond what twoDecimalText writes: the text itself (rare).
+        guard value.isFinite, abs(value) < 1e15 else { return Output.number(value).utf8.count }
+        let cents = Int64((value * 100).rounded())
+        let whole = (cents / 100).magnitude
+        var digits = 1
+        var rest = whole / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        let sign = cents < 0 ? 1 : 0
+        if cents % 100 == 0 { return sign + digits }
+        return sign + digits + (cents % 10 == 0 ? 2 : 3)
     }
 
     /// Writes the header and every selected tie to `output`, but nothing
@@ -116,8 +155,7 @@ struct BowTieTable {
         }
 
         private mutating func line(_ cells: [String], _ widths: [Int]) {
-            text += Table.line(cells, widths: widths, rightAligned: BowTieTable.rightAligned)
-            text += "\n"
+            Table.appendLine(cells, widths: widths, rightAligned: BowTieTable.rightAligned, to: &text)
         }
 
         private mutating func measurePending() throws {

@@ -33,6 +33,27 @@ struct Table {
         .trimmingTrailingSpaces()
     }
 
+    /// ``line(_:widths:rightAligned:)`` and a newline, appended to `text`
+    /// without a padded string per cell: `list` writes a million lines.
+    static func appendLine(_ cells: [String], widths: [Int], rightAligned: Set<Int>, to text: inout String) {
+        // Spaces wait until a cell follows them, so none trail the line.
+        var spaces = 0
+        for column in cells.indices {
+            let cell = cells[column]
+            let padding = max(0, widths[column] - visibleWidth(cell))
+            let right = rightAligned.contains(column)
+            if column > 0 { spaces += 2 }
+            if right { spaces += padding }
+            if !cell.isEmpty {
+                if spaces > 0 { text += String(repeating: " ", count: spaces) }
+                spaces = 0
+                text += cell
+            }
+            if !right { spaces += padding }
+        }
+        text += "\n"
+    }
+
     /// `cell` padded with spaces to `width` terminal cells: on the left
     /// when `right` (numbers), else on the right. A cell already as wide
     /// or wider is returned as it is.
