@@ -20,12 +20,17 @@ struct TerminalOutputTests {
     }
 
     /// ``inTerminal(_:_:environment:columns:)``, and bowties' exit status.
+    ///
+    /// - Parameter resize: A width the window takes after some seconds
+    ///   (`stty` on the terminal, which sends SIGWINCH), while bowties runs.
     static func runInTerminal(
-        _ bowties: BowTiesRunner, _ arguments: [String], environment: [String: String?] = [:], columns: Int = 100
+        _ bowties: BowTiesRunner, _ arguments: [String], environment: [String: String?] = [:], columns: Int = 100,
+        resize: (columns: Int, after: Double)? = nil
     ) throws -> (output: String, status: Int32) {
         func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let later = resize.map { "(sleep \($0.after); stty cols \($0.columns) rows 50 </dev/tty) & " } ?? ""
         let command =
-            "stty cols \(columns) rows 50; exec "
+            "stty cols \(columns) rows 50; \(later)exec "
             + ([try BowTiesRunner.executableURL().path] + arguments).map(quoted).joined(separator: " ")
         var variables = bowties.environment
         variables["NO_COLOR"] = nil
@@ -321,6 +326,45 @@ struct TerminalOutputTests {
             #expect(line.count <= 39, "\(line.count) columns: \(line)")
         }
         // The last thing before the summary is an erasure.
+        let beforeSummary = try #require(output.range(of: "Imported many.plist"))
+        #expect(output[..<beforeSummary.lowerBound].hasSuffix("\r\u{1B}[2K"), "\(output)")
+    }
+
+    @Test(
+        "the progress line follows a resize: cut to the new width from the next draw on",
+        .enabled(if: script != nil, "util-linux script is not installed"))
+    func progressLineFollowsResize() throws {
+        let bowties = try BowTiesRunner()
+        let plist = bowties.directory.appendingPathComponent("many.plist")
+        let generator = Process()
+        generator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        generator.arguments = [
+            "python3", BowTiesRunner.packageURL.appendingPathComponent("bench/gen.py").path, "100000", plist.path,
+            "--no-images",
+        ]
+        generator.standardOutput = FileHandle.nullDevice
+        try generator.run()
+        generator.waitUntilExit()
+        try #require(generator.terminationStatus == 0)
+        // 80 columns, then 30 after 3 s: the first draw comes at 1.5 s.
+        let (output, status) = try Self.runInTerminal(
+            bowties, ["import", plist.path], columns: 80, resize: (columns: 30, after: 3))
+        #expect(status == 0, "\(output)")
+        let draws = output.components(separatedBy: "\r\u{1B}[2K").dropFirst()
+        let lines = draws.dropLast().map { $0.prefix { $0 != "\r" && $0 != "\n" } }.filter { !$0.isEmpty }
+        // Wide draws first (the text is longer than 30 columns), then,
+        // from the first draw after the resize to the last, narrow ones.
+        let wide = try #require(
+            lines.firstIndex { $0.count > 29 }, "no draw before the resize (the import took under 3 s?): \(output)")
+        let narrow = try #require(
+            lines[wide...].firstIndex { $0.count <= 29 },
+            "no draw fits 30 columns: the resize was not followed, or the import ended first: \(output)")
+        for line in lines[..<narrow] {
+            #expect(line.count <= 79, "\(line.count) columns at 80: \(line)")
+        }
+        for line in lines[narrow...] {
+            #expect(line.count <= 29, "\(line.count) columns after the resize to 30: \(line)")
+        }
         let beforeSummary = try #require(output.range(of: "Imported many.plist"))
         #expect(output[..<beforeSummary.lowerBound].hasSuffix("\r\u{1B}[2K"), "\(output)")
     }
