@@ -104,23 +104,39 @@ struct ListCommandTests {
         #expect(result.stdout == "The catalog is empty: add ties with `bowties import`.\n", "\(result)")
     }
 
-    @Test("piped, the table sizes columns over every tie by display width: a wide name past the first page lines up")
-    func widthsOverEveryTie() throws {
+    /// 250 ties: tie 200 has the widest name in cells (wide characters
+    /// and an emoji take two) though not the longest in characters; tie
+    /// 120 the widest count (1,234,567). Both are past the first 100.
+    static let wideName = "蝶ネクタイ蝶ネクタイ🎀"  // 11 characters, 22 cells
+
+    static func wideCatalog() throws -> BowTiesRunner {
         let bowties = try BowTiesRunner()
-        // Tie 200 has the widest name in cells (wide characters and an
-        // emoji take two) though not the longest in characters; tie 120
-        // the widest count (1,234,567). Both are past the first 100.
-        let wide = "蝶ネクタイ蝶ネクタイ🎀"  // 11 characters, 22 cells
         let ties = (1...250).map { index in
-            let name = index == 200 ? wide : "Plain Tie Number \(index)"  // at most 20 characters
+            let name = index == 200 ? wideName : "Plain Tie Number \(index)"  // at most 20 characters
             let worn = index == 120 ? 1_234_567 : index
             return #"{"searchKey": "K\#(index)", "name": "\#(name)", "timesWorn": \#(worn)}"#
         }
         let file = try bowties.write("[\n" + ties.joined(separator: ",\n") + "\n]\n", to: "wide.json")
         let imported = try bowties.run("import", file.path)
         try #require(imported.status == 0, "\(imported)")
+        return bowties
+    }
 
-        let result = try bowties.run("list")
+    /// Cells a line of ``wideCatalog()``'s table takes (ASCII one, the rest two).
+    static func cells(_ text: Substring) -> Int { text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 2) } }
+
+    /// The lines of ``wideCatalog()``'s table whose `never` (LAST WORN) is
+    /// not where `header` puts it.
+    static func misaligned(_ lines: [String], header: String) throws -> [Int] {
+        let lastWorn = try #require(header.range(of: "LAST WORN"))
+        let width = cells(header[..<lastWorn.lowerBound]) + 5
+        return (1...250).filter { cells(lines[$0][...]) != width || !lines[$0].hasSuffix("never") }
+    }
+
+    @Test("into a file, the table sizes columns over every tie by display width: a wide name past the first page lines up")
+    func widthsOverEveryTie() throws {
+        let bowties = try Self.wideCatalog()
+        let result = try bowties.run("list")  // the runner's standard output is a file
         #expect(result.status == 0 && result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutLines
         try #require(lines.count == 254, "\(result)")  // header, 250 ties, blank, count, final newline
@@ -128,14 +144,49 @@ struct ListCommandTests {
             "KEY " + "  " + "NAME" + String(repeating: " ", count: 18) + "  " + "RATING" + "  " + "     WORN"
             + "  " + "LAST WORN" + "  " + "FAV" + "  " + "COLOUR"
         #expect(lines[0] == header, "\(result)")
-        // Every tie's line ends with `never` under LAST WORN: as many
-        // cells as the header up to that column, plus 5.
-        func cells(_ text: Substring) -> Int { text.unicodeScalars.reduce(0) { $0 + ($1.isASCII ? 1 : 2) } }
-        let lastWorn = try #require(header.range(of: "LAST WORN"))
-        let width = cells(header[..<lastWorn.lowerBound]) + 5
-        let misaligned = lines[1...250].filter { cells($0[...]) != width || !$0.hasSuffix("never") }
-        #expect(misaligned.isEmpty, "\(misaligned.prefix(3))")
-        #expect(lines[200].hasPrefix("K200  \(wide)  "), "\(lines[200])")
+        // Every tie's line ends with `never` under LAST WORN.
+        #expect(try Self.misaligned(lines, header: header).isEmpty, "\(result)")
+        #expect(lines[200].hasPrefix("K200  \(Self.wideName)  "), "\(lines[200])")
         #expect(lines[120].contains("  1,234,567  never"), "\(lines[120])")
+
+        // --widths page asks for the first page's widths, even into a file.
+        let paged = try bowties.run("list", "--widths", "page")
+        #expect(paged.status == 0 && paged.stdoutLines.count == 254, "\(paged)")
+        #expect(try Self.misaligned(paged.stdoutLines, header: paged.stdoutLines[0]) == [120, 200], "\(paged)")
+    }
+
+    @Test("into a pipe, the table sizes columns from the first page, so that `list | head -1` is at once; --widths all lines up")
+    func widthsIntoAPipe() throws {
+        let bowties = try Self.wideCatalog()
+        func piped(_ arguments: String) throws -> [String] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = [
+                "-c", "set -o pipefail; \"$0\" list \(arguments) | cat", try BowTiesRunner.executableURL().path,
+            ]
+            process.environment = bowties.environment
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            try #require(process.terminationStatus == 0, "list \(arguments) | cat: exit \(process.terminationStatus)")
+            return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        // The first 100 ties: names up to 20 characters, counts up to 3 digits.
+        let page = try piped("")
+        try #require(page.count == 254, "\(page)")
+        let pageHeader =
+            "KEY " + "  " + "NAME" + String(repeating: " ", count: 16) + "  " + "RATING" + "  " + "WORN"
+            + "  " + "LAST WORN" + "  " + "FAV" + "  " + "COLOUR"
+        #expect(page[0] == pageHeader, "\(page[0])")
+        // Only the two wider ties push the rest of their line.
+        #expect(try Self.misaligned(page, header: pageHeader) == [120, 200], "\(page[120])\n\(page[200])")
+        #expect(page[200].hasPrefix("K200  \(Self.wideName)  "), "\(page[200])")
+
+        let all = try piped("--widths all")
+        try #require(all.count == 254, "\(all)")
+        #expect(try Self.misaligned(all, header: all[0]).isEmpty, "\(all.prefix(3))")
+        #expect(all[0].hasPrefix("KEY   NAME" + String(repeating: " ", count: 18) + "  RATING"), "\(all[0])")
     }
 }

@@ -86,7 +86,10 @@ extension BowTies {
             } else {
                 let file = try output.map { try ExportOutput(file: URL(fileURLWithPath: $0)) } ?? ExportOutput()
                 let table = BowTieTable(catalog: catalog, selection: selection, order: .added, reverse: false)
-                count = try table.write(to: file, terminal: output == nil && Terminal.isTerminal(1)).ties
+                // An export is kept: every line lines up, unless it is only
+                // being looked at on a terminal.
+                let widths: BowTieTable.Widths = output == nil && Terminal.isTerminal(1) ? .page : .all
+                count = try table.write(to: file, widths: widths).ties
                 try file.commit()
             }
             if let output {

@@ -3,6 +3,7 @@ import BowTiesKit
 import Foundation
 
 extension BowTieOrder: ExpressibleByArgument {}
+extension BowTieTable.Widths: ExpressibleByArgument {}
 
 extension BowTies {
     /// `bowties list`: a table of the catalog, or any export format.
@@ -19,10 +20,11 @@ extension BowTies {
                 --format csv, tsv, json, jsonl or plist writes the ties as `export` does \
                 (see `bowties export --help`), with --photos and --fields; --json is \
                 --format json. Every format streams: the first lines come at once and memory \
-                stays flat however large the catalog. On a terminal the table sizes its \
-                columns from the first 100 ties (a later, wider cell pushes the rest of its \
-                line to the right); to a file or a pipe, from every tie listed, read once \
-                before the table, so that every line lines up. \
+                stays flat however large the catalog. On a terminal or into a pipe the table \
+                sizes its columns from the first 100 ties, so that the first line comes at \
+                once (a later, wider cell pushes the rest of its line to the right); into a \
+                file, from every tie listed, read once before the table, so that every line \
+                lines up. --widths all or --widths page chooses either way. \
                 On a terminal the table goes through $PAGER (default: less -FRX), still \
                 a row at a time; --no-pager, an empty PAGER or PAGER=cat print it directly, \
                 and the other formats never use it. When the reader goes away \
@@ -43,6 +45,15 @@ extension BowTies {
 
         @Flag(help: "Reverse the order.")
         var reverse = false
+
+        @Option(
+            help: ArgumentHelp(
+                """
+                How the table sizes its columns: all (from every tie listed, read once \
+                first: every line lines up) or page (from the first 100: the first line \
+                comes at once). Default: all into a file, page on a terminal or into a pipe.
+                """, valueName: "all|page"))
+        var widths: BowTieTable.Widths?
 
         @OptionGroup var format: FormatOptions
 
@@ -83,9 +94,9 @@ extension BowTies {
             // Asked before the pager takes standard output: the table is
             // still laid out for the terminal (first-page widths), and
             // streams into the pager a row at a time.
-            let terminal = Terminal.isTerminal(1)
+            let sizing = widths ?? .automatic(standardOutput: 1)
             Pager.start(disabled: options.noPager)
-            let counts = try table.write(to: output, terminal: terminal)
+            let counts = try table.write(to: output, widths: sizing)
             if counts.ties == 0 {
                 if !query.terms.isEmpty {
                     try output.write("No bow tie matches \(Output.escaped(selection.description)).\n")

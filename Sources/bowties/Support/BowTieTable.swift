@@ -4,15 +4,31 @@ import Foundation
 /// The table of `bowties list`, streamed: one line per tie as it is read,
 /// so that memory stays flat however large the catalog.
 ///
-/// Column widths come first. On a terminal, from the first ``firstPage``
-/// ties, so that the first screen appears at once (a later, wider cell
-/// pushes the rest of its line to the right). Elsewhere (a file, a pipe),
-/// from one pass over every selected tie before the table
+/// Column widths come first (``Widths``). From the first ``firstPage``
+/// ties on a terminal or into a pipe, so that the first line appears at
+/// once (a later, wider cell pushes the rest of its line to the right).
+/// Into a file, from one pass over every selected tie before the table
 /// (``measuredWidths()``): the widths are the display widths of the cells
-/// the table will write, so every line of a file lines up, a wide name
+/// the table will write, so every line of the file lines up, a wide name
 /// on the millionth line included. The pass reads the measured columns
-/// only, unsorted, and makes no `String` of plain ASCII text.
+/// only, unsorted, and makes no `String` of plain ASCII text; at a
+/// million ties it still takes about 0.6 s, too long to wait for
+/// `bowties list | head -1`.
 struct BowTieTable {
+    /// How the columns are sized: `list --widths`.
+    enum Widths: String, CaseIterable, Sendable {
+        /// From every tie listed, read once before the table.
+        case all
+        /// From the first ``BowTieTable/firstPage`` ties.
+        case page
+
+        /// `all` into a regular file, `page` on a terminal or into a pipe
+        /// (where the reader wants the first line now).
+        static func automatic(standardOutput descriptor: Int32) -> Widths {
+            Terminal.isRegularFile(descriptor) ? .all : .page
+        }
+    }
+
     static let header = ["KEY", "NAME", "RATING", "WORN", "LAST WORN", "FAV", "COLOUR"]
     static let rightAligned: Set<Int> = [2, 3]
     /// The ties a terminal's widths are measured on.
@@ -110,12 +126,13 @@ struct BowTieTable {
 
     /// Writes the header and every selected tie to `output`, but nothing
     /// when no tie is selected.
-    /// - Parameter terminal: Measure widths on the first page, not by a query.
+    /// - Parameter widths: How to size the columns.
     /// - Returns: What was written.
     /// - Throws: ``CatalogError`` (`.outputClosed` when the reader went away).
-    func write(to output: ExportOutput, terminal: Bool) throws -> Counts {
-        var writer = Writer(output: output, widths: terminal ? nil : try measuredWidths())
-        if !terminal, writer.widths == nil { return Counts() }
+    func write(to output: ExportOutput, widths: Widths) throws -> Counts {
+        let measured = widths == .all ? try measuredWidths() : nil
+        if widths == .all, measured == nil { return Counts() }
+        var writer = Writer(output: output, widths: measured)
         try catalog.forEachRow(of: Self.fields, matching: selection, order: order, reverse: reverse) { row in
             try writer.add(row)
         }

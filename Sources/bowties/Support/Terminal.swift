@@ -34,6 +34,14 @@ enum Terminal {
         isatty(descriptor) == 1
     }
 
+    /// True when `descriptor` is a regular file (`> file`), not a pipe,
+    /// a socket, a terminal or a device.
+    static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG
+    }
+
     /// When to colour output: `--color`, as git and ls spell it.
     enum ColorChoice: String, CaseIterable, Sendable {
         case auto, always, never
