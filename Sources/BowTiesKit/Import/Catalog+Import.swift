@@ -279,16 +279,18 @@ private struct RecordImporter {
         case nil:
             break
         }
-        var tie = record.tie
+        // Set in the record itself: on a copy, the first change copies
+        // the values array (2 % of the storing thread).
         switch named {
         case .stored(let info)?:
-            tie.photo = info
+            record.tie.photo = info
         case .refused(let message)?:
             // Whatever the store holds: the same file, the same verdict.
             throw imageError(message, record)
         case .missing?, nil:
-            tie.photo = nil
+            if record.tie.photo != nil { record.tie.photo = nil }
         }
+        let tie = record.tie
         if let missing = record.missingValues {
             // Left out by an update: the stored record gives them, and a
             // new one must have them.

@@ -46,6 +46,8 @@ public struct Color: Sendable, Hashable {
 
     /// True when every component (alpha included) is a finite number in 0...1.
     public var isValid: Bool {
-        [red, green, blue, alpha].allSatisfy { $0.isFinite && (0...1).contains($0) }
+        // Not through an array: this runs for every colour saved or imported.
+        func valid(_ component: Double) -> Bool { component.isFinite && (0...1).contains(component) }
+        return valid(red) && valid(green) && valid(blue) && valid(alpha)
     }
 }

@@ -46,7 +46,13 @@ public struct EntityDescription: Sendable {
 
     /// The position of the attribute named `name` in ``attributes``.
     public func index(ofAttribute name: String) -> Int? {
-        attributes.firstIndex(where: { $0.name == name })
+        // Through a pointer: `firstIndex(where:)` copies each declaration
+        // it passes to the closure, and records look attributes up by name.
+        attributes.withUnsafeBufferPointer { declarations in
+            guard let first = declarations.baseAddress else { return nil }
+            for index in declarations.indices where (first + index).pointee.name == name { return index }
+            return nil
+        }
     }
 
     /// The attribute read from the property-list key `key`, if any.

@@ -23,12 +23,18 @@ public struct ColorAttributeTransformer: AttributeValueTransformer {
             throw TransformerError.unsupportedValue(
                 transformer: Self.name, value: "a colour with components outside 0...1")
         }
-        var bytes = Self.magic
-        bytes.reserveCapacity(Self.encodedCount)
-        for component in [color.red, color.green, color.blue, color.alpha] {
-            withUnsafeBytes(of: component.bitPattern.bigEndian) { bytes.append(contentsOf: $0) }
+        // Written in place, with no array between: every colour saved or
+        // imported comes through here.
+        var data = Data(count: Self.encodedCount)
+        data.withUnsafeMutableBytes { bytes in
+            for (offset, byte) in Self.magic.enumerated() { bytes[offset] = byte }
+            let components = (color.red, color.green, color.blue, color.alpha)
+            bytes.storeBytes(of: components.0.bitPattern.bigEndian, toByteOffset: 4, as: UInt64.self)
+            bytes.storeBytes(of: components.1.bitPattern.bigEndian, toByteOffset: 12, as: UInt64.self)
+            bytes.storeBytes(of: components.2.bitPattern.bigEndian, toByteOffset: 20, as: UInt64.self)
+            bytes.storeBytes(of: components.3.bitPattern.bigEndian, toByteOffset: 28, as: UInt64.self)
         }
-        return Data(bytes)
+        return data
     }
 
     public func reverseTransformedValue(_ data: Data) throws -> AttributeValue {
