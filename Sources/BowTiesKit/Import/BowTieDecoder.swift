@@ -498,8 +498,9 @@ struct BowTieDecoder {
             return .string(text)
         case (.uri, .string(let text)):
             // Foundation must be able to hold it too; validation then checks
-            // that it is absolute.
-            guard URL(string: text) != nil else {
+            // that it is absolute. The usual shape is known to pass without
+            // asking it (PlainURI).
+            guard PlainURI.matches(text) || URL(string: text) != nil else {
                 throw DecodingFailure(
                     message: "\(AttributeValue.string(text).messageText) is not a valid URI "
                         + "(NSValidationInvalidURIError 1690)")
