@@ -125,8 +125,11 @@ public final class Catalog: Sendable {
             if !FileManager.default.fileExists(atPath: url.path) && mode != .createIfMissing {
                 throw notFound  // removed while we waited for the lock
             }
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
-            let isNew = (size ?? 0) == 0
+            // stat, not FileManager's attribute dictionary: its `as? Int`
+            // is a first-time protocol lookup that scans every conformance
+            // in the binary, on every command's start.
+            var status = stat()
+            let isNew = stat(url.path, &status) != 0 || status.st_size == 0
             var configuration = Configuration()
             // The journal mode is the store's own, set once when it is
             // created (below). Setting it on every open, as GRDB's `.wal`
