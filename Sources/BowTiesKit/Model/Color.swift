@@ -46,6 +46,8 @@ public struct Color: Sendable, Hashable {
 
     /// True when every component (alpha included) is a finite number in 0...1.
     public var isValid: Bool {
-        [red, green, blue, alpha].allSatisfy { $0.isFinite && (0...1).contains($0) }
+        // No array of the four: this runs for every colour read or written.
+        func inRange(_ component: Double) -> Bool { component.isFinite && (0...1).contains(component) }
+        return inRange(red) && inRange(green) && inRange(blue) && inRange(alpha)
     }
 }
