@@ -272,6 +272,56 @@ struct SharedPhotoImportTests {
         #expect(try catalog.bowTie(matching: "k59").name == "Tie 59")
     }
 
+    @Test func aHashMetBeforeItsPhotoIsFoundOnceTheFileBringsIt() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let images = directory.path("Images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let bytes = Fixtures.photo(bytes: 2_000)
+        try bytes.write(to: images.appendingPathComponent("a.png"))
+        let byHash = "<key>photo</key>\n\t\t<dict><key>sha256</key><string>\(bytes.sha256Hex)</string></dict>"
+        let records = [
+            Fixtures.record(key: "K0", name: "Tie 0", id: Self.id(0), extra: [byHash]),
+            Fixtures.record(
+                key: "K1", name: "Tie 1", id: Self.id(1), extra: ["<key>imageName</key>\n\t\t<string>a</string>"]),
+            Fixtures.record(key: "K2", name: "Tie 2", id: Self.id(2), extra: [byHash]),
+        ]
+        let report = try catalog.importPropertyList(at: directory.write(Fixtures.plist(records), to: "ties.plist"))
+        // The first record's hash was not in the catalog yet; the third's
+        // was, once the second record had brought the photo.
+        #expect(report.added == 3 && report.photos == 2)
+        #expect(report.warnings.count == 1)
+        #expect(try catalog.bowTie(matching: "K0").photo == nil)
+        #expect(try catalog.bowTie(matching: "K2").photo?.sha256 == bytes.sha256Hex)
+    }
+
+    @Test func wearsOfNewRecordsLogNoImagesAndUndoRemovesThem() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let wears = """
+            <key>wears</key>
+            \t\t<array>
+            \t\t\t<dict><key>date</key><date>2014-06-21T20:00:00Z</date></dict>
+            \t\t\t<dict><key>date</key><date>2015-01-02T20:00:00Z</date></dict>
+            \t\t</array>
+            """
+        let records = (0..<4).map { Fixtures.record(key: "K\($0)", name: "Tie \($0)", id: Self.id($0), extra: [wears]) }
+        let report = try catalog.importPropertyList(at: directory.write(Fixtures.plist(records), to: "ties.plist"))
+        #expect(report.added == 4)
+        let tie = try catalog.bowTie(matching: "K3")
+        #expect(tie.timesWorn == 2)
+        #expect(tie.lastWorn == ISO8601.date(from: "2015-01-02T20:00:00Z"))
+        // The import is logged as ranges of rows: no image of each update
+        // the wears' triggers made to the records it added.
+        let operations = try catalog.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT operation FROM undo_change")
+        }
+        #expect(operations == ["range"])
+        _ = try catalog.undo()
+        #expect(try catalog.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM wear") } == 0)
+        #expect(try catalog.count(matching: .all(of: BowTieModel.entity)) == 0)
+    }
+
     @Test func photosOfUnchangedRecordsLeaveNoBlobBehind() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Catalog.temporary(in: directory)

@@ -98,7 +98,7 @@ extension Catalog {
         return summary
     }
 
-    private func export<Writer: RecordStreamWriter>(
+    private func export<Writer: RecordStreamWriter & ~Copyable>(
         _ sql: String, _ arguments: [DatabaseValue], _ fields: [ExportField], _ columns: [Int32],
         _ photos: PhotoExport, _ writer: inout Writer
     ) throws -> ExportSummary {
@@ -115,18 +115,23 @@ extension Catalog {
     /// One record per row, fields in order, read with ``RawRowCursor``
     /// from the codec's export selection (its column encodings, without a
     /// ``Record`` per row).
-    func writeRecords<Writer: RecordStreamWriter>(
+    func writeRecords<Writer: RecordStreamWriter & ~Copyable>(
         _ db: Database, sql: String, arguments: [DatabaseValue], fields: [ExportField], columns: [Int32],
         photos: PhotoExport, into writer: inout Writer
     ) throws -> Int {
         let codec = bowTieCodec
         let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
-        // Types and names only: iterating the declarations themselves
-        // would copy each (and its strings) for every row.
+        // Types only: iterating the declarations themselves would copy
+        // each (and its strings) for every row. Names are looked up for
+        // error messages alone.
         let types = codec.entity.attributes.map(\.type)
-        let names = codec.entity.attributes.map(\.name)
         let sources = fields.map(\.source)
         let lists = codec.objectLists
+        // The names of each set of names met, sorted, by the text SQLite
+        // joins them into: a catalog has few distinct sets (of tags), and
+        // sorting ignoring case goes through Foundation, the largest cost
+        // of a row with several. Bounded, so memory stays flat.
+        var sortedNames: [String: [String]] = [:]
         var count = 0
         while try cursor.step() {
             writer.beginRecord()
@@ -134,19 +139,24 @@ extension Catalog {
                 let column = columns[field]
                 switch sources[field] {
                 case .attribute(let index):
-                    try writeAttribute(
-                        cursor, column, field, types[index], index, names[index], row: count + 1, photos, &writer)
+                    try writeAttribute(cursor, column, field, types[index], index, row: count + 1, photos, &writer)
                 case .names:
                     guard let joined = cursor.text(column) else {
                         writer.names(field, [])
                         continue
                     }
                     let text = String(decoding: joined, as: UTF8.self)
+                    if let sorted = sortedNames[text] {
+                        writer.names(field, sorted)
+                        continue
+                    }
                     // One name (U+001F joins several) needs no sorting.
-                    writer.names(
-                        field,
+                    let sorted =
                         joined.contains(0x1F)
-                            ? EntityCodec.sortedNames(text.split(separator: "\u{1F}").map(String.init)) : [text])
+                        ? EntityCodec.sortedNames(text.split(separator: "\u{1F}").map(String.init)) : [text]
+                    if sortedNames.count >= Self.sortedNamesLimit { sortedNames.removeAll(keepingCapacity: true) }
+                    sortedNames[text] = sorted
+                    writer.names(field, sorted)
                 case .objects(let index):
                     guard let joined = cursor.text(column) else {
                         writer.objects(field, [])
@@ -161,10 +171,13 @@ extension Catalog {
         return count
     }
 
+    /// How many sets of names an export keeps sorted (``writeRecords``).
+    static let sortedNamesLimit = 1024
+
     /// One attribute's value from its column(s).
     @inline(__always)
-    private func writeAttribute<Writer: RecordStreamWriter>(
-        _ cursor: RawRowCursor, _ column: Int32, _ field: Int, _ type: AttributeType, _ index: Int, _ name: String,
+    private func writeAttribute<Writer: RecordStreamWriter & ~Copyable>(
+        _ cursor: RawRowCursor, _ column: Int32, _ field: Int, _ type: AttributeType, _ index: Int,
         row: Int, _ photos: PhotoExport, _ writer: inout Writer
     ) throws {
         switch type {
@@ -187,8 +200,9 @@ extension Catalog {
             guard let bytes = cursor.blob(column) else { return writer.null(field) }
             let value: AttributeValue
             do {
-                value = try bowTieCodec.transformer(at: index).reverseTransformedValue(Data(bytes))
+                value = try bowTieCodec.transformer(at: index).reverseTransformedValue(bytes: bytes)
             } catch let error as TransformerError {
+                let name = bowTieCodec.entity.attributes[index].name
                 throw CatalogError(.storeIO, "cannot read the \(name) of row \(row): \(error)")
             }
             guard case .color(let color) = value else { return writer.null(field) }
@@ -204,7 +218,8 @@ extension Catalog {
                     field, .described(byteCount: size, sha256: sha256, external: external, data: nil))
             }
             let data = try photoBytes(
-                cursor, column, sha256: sha256, size: size, external: external, name: name, row: row)
+                cursor, column, sha256: sha256, size: size, external: external,
+                name: bowTieCodec.entity.attributes[index].name, row: row)
             try data.withUnsafeBytes { bytes in
                 try writer.photo(field, .described(byteCount: size, sha256: sha256, external: external, data: bytes))
             }

@@ -12,7 +12,7 @@
 /// formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return)
 /// gets a `'` in front (and in CSV is quoted), as OWASP's CSV-injection
 /// advice says.
-struct DelimitedRecordWriter: RecordStreamWriter {
+struct DelimitedRecordWriter: RecordStreamWriter, ~Copyable {
     private var buffer: ExportBuffer
     private let header: [String]
     private let separator: UInt8
@@ -101,6 +101,11 @@ struct DelimitedRecordWriter: RecordStreamWriter {
     }
 
     mutating func names(_ field: Int, _ names: [String]) {
+        // One name (or none) is its own cell: no joined copy.
+        guard names.count > 1 else {
+            var name = names.first ?? ""
+            return name.withUTF8 { cell($0) }
+        }
         var joined = names.joined(separator: ", ")
         joined.withUTF8 { cell($0) }
     }
@@ -128,8 +133,7 @@ struct DelimitedRecordWriter: RecordStreamWriter {
         let defused = spreadsheetSafe && Self.startsFormula(first)
         if isTSV {
             if defused { buffer.append(UInt8(ascii: "'")) }
-            guard bytes.contains(where: { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == UInt8(ascii: "\\") })
-            else {
+            guard Self.needsEscapes(bytes) else {
                 buffer.append(bytes)
                 return
             }
@@ -144,10 +148,7 @@ struct DelimitedRecordWriter: RecordStreamWriter {
             }
             return
         }
-        let needsQuotes =
-            defused
-            || bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }
-        guard needsQuotes else {
+        guard defused || Self.needsQuotes(bytes) else {
             buffer.append(bytes)
             return
         }
@@ -167,6 +168,60 @@ struct DelimitedRecordWriter: RecordStreamWriter {
         } else {
             buffer.append(separator)
         }
+    }
+
+    /// Whether a CSV cell holds a comma, a double quote, CR or LF.
+    ///
+    /// Eight bytes at a time: each of them is below 0x2D (`,`), so a word
+    /// with no byte below that (letters, digits, `-./:`, any non-ASCII)
+    /// is passed whole, and only the others are looked at byte by byte.
+    @inline(__always)
+    private static func needsQuotes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func special(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0D || byte == 0x0A
+        }
+        return scan(bytes, special) { word in hasByte(in: word, below: 0x2D) }
+    }
+
+    /// Whether a TSV cell holds a tab, LF, CR or backslash (eight bytes at
+    /// a time, as ``needsQuotes(_:)``: the first three are below 0x0E).
+    @inline(__always)
+    private static func needsEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func special(_ byte: UInt8) -> Bool {
+            byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\")
+        }
+        return scan(bytes, special) { word in
+            hasByte(in: word, below: 0x0E) || hasByte(in: word ^ 0x5C5C_5C5C_5C5C_5C5C, below: 0x01)
+        }
+    }
+
+    /// Whether any byte is `special`, looking byte by byte only at the
+    /// 8-byte words `maybe` does not rule out.
+    @inline(__always)
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ special: (UInt8) -> Bool, maybe: (UInt64) -> Bool
+    ) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        let count = bytes.count
+        var index = 0
+        while index + 8 <= count {
+            if maybe(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                for offset in index..<index + 8 where special(base[offset]) { return true }
+            }
+            index += 8
+        }
+        while index < count {
+            if special(base[index]) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether some byte of `word` is below `limit` (at most 0x80): the
+    /// classic bit trick, exact as a yes or no.
+    @inline(__always)
+    private static func hasByte(in word: UInt64, below limit: UInt8) -> Bool {
+        (word &- 0x0101_0101_0101_0101 &* UInt64(limit)) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     private static func startsFormula(_ byte: UInt8) -> Bool {

@@ -9,7 +9,7 @@
 /// `.json` is one array, streamed: `[`, one object per line separated by
 /// `,`, `]` (an empty array is `[]`). `.jsonl` (JSON Lines) writes one
 /// object per line and nothing else.
-struct JSONRecordWriter: RecordStreamWriter {
+struct JSONRecordWriter: RecordStreamWriter, ~Copyable {
     private var buffer: ExportBuffer
     private let lines: Bool
     /// `"name":` for each field, JSON-escaped once.

@@ -17,7 +17,7 @@
 /// U+FFFE and U+FFFF, not even as references: each is written as U+FFFD
 /// (the replacement character) and counted in ``replacedCharacters``, so
 /// the command can say so. The file stays well-formed.
-struct PropertyListRecordWriter: RecordStreamWriter {
+struct PropertyListRecordWriter: RecordStreamWriter, ~Copyable {
     private var buffer: ExportBuffer
     /// `\t\t<key>name</key>\n` for each field.
     private let keys: [[UInt8]]

@@ -57,7 +57,7 @@ enum PhotoCell {
 /// table per value.
 ///
 /// Text arrives as UTF-8 bytes lent from SQLite, valid until the next row.
-protocol RecordStreamWriter {
+protocol RecordStreamWriter: ~Copyable {
     /// The header row, `[`, the property list's prolog.
     mutating func begin() throws
     mutating func beginRecord()

@@ -207,6 +207,12 @@ private struct RecordImporter {
     var warnings = ImportWarningLog()
     var number = 0
     var updatedIDs: Set<UUID> = []
+    /// What each SHA-256 a file gives for a photo (an export's
+    /// `--photos hash`) stands for in the store, bounded likewise.
+    var photoByHash: [String: NamedPhoto] = [:]
+    /// The action the import is recorded as in the undo history (nil for
+    /// a store without one).
+    let undoAction: Int64?
     /// What each image name resolved to: records often share photos, and
     /// each is then resolved, read and hashed once per import. Bounded,
     /// so that a file naming a million photos keeps memory flat.
@@ -253,6 +259,7 @@ private struct RecordImporter {
         decoder.defersMissingValues = options.update
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try RecordInsertStatement(db, codec: codec)
+        undoAction = try UndoRecorder.recordingAction(db)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
             // the lookup-only indexes once at the end, in this transaction.
@@ -310,7 +317,14 @@ private struct RecordImporter {
         if !tie.record.names.isEmpty {
             try linkNames(tie.record, record)
         }
-        try insertChildren(of: record)
+        if record.children != nil {
+            // Undo deletes this record and its objects by the ranges of
+            // rows this import added. The images the update triggers would
+            // log of the record's row (twice for each wear, as the wear
+            // triggers bring its timesWorn and lastWorn up to date) are
+            // never used: eight pages in the statement journal per wear.
+            try UndoRecorder.withoutImages(of: undoAction, db) { try insertChildren(of: record) }
+        }
         report.added += 1
         switch named {
         case .stored(let info)?:
@@ -331,6 +345,9 @@ private struct RecordImporter {
             do {
                 try EntityCodec.checkCount(
                     Set(names.map { $0.lowercased() }).count, of: named.relationship, record: record.tie.label)
+                // A new record has no links to remove: no names, nothing
+                // to write (an export writes an empty tags array).
+                guard !names.isEmpty else { continue }
                 _ = try codec.setNames(names, of: key.databaseValue, named, isNew: true, db, cache: &self.names)
             } catch let error as ValidationError {
                 throw ImportError(
@@ -496,7 +513,7 @@ private struct RecordImporter {
                         message: error.message)
                 }
                 let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
-                if isNew { insertedPhotos.insert(info.sha256) }
+                if isNew { addedPhoto(info.sha256) }
                 if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }
                 named = .stored(info)
                 data = bytes
@@ -576,20 +593,37 @@ private struct RecordImporter {
                 record)
         }
         let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
-        if isNew { insertedPhotos.insert(info.sha256) }
+        if isNew { addedPhoto(info.sha256) }
         return (.stored(info), bytes)
+    }
+
+    /// A `blob` row this import added: dropped at the end if no record
+    /// written uses it, and no longer missing for records naming its hash.
+    private mutating func addedPhoto(_ sha256: String) {
+        insertedPhotos.insert(sha256)
+        photoByHash[sha256] = nil
     }
 
     /// "The photo with this SHA-256": the catalog's, if it holds it;
     /// otherwise missing (a warning, as for a missing image file).
-    private func photo(hash sha256: String) throws -> NamedPhoto {
-        guard
-            let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
-                arguments: [sha256])
-        else { return .missing(tried: []) }
-        let external: Bool = row[1]
-        return .stored(PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline))
+    ///
+    /// Records share photos, so each hash is looked up once
+    /// (``photoByHash``); a photo this import adds clears what was known.
+    private mutating func photo(hash sha256: String) throws -> NamedPhoto {
+        if let known = photoByHash[sha256] { return known }
+        let named: NamedPhoto
+        if let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
+            arguments: [sha256])
+        {
+            let external: Bool = row[1]
+            named = .stored(PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline))
+        } else {
+            named = .missing(tried: [])
+        }
+        if photoByHash.count >= Self.photoCacheLimit { photoByHash.removeAll(keepingCapacity: true) }
+        photoByHash[sha256] = named
+        return named
     }
 
     // MARK: Owned objects (the wear history)

@@ -455,17 +455,22 @@ struct EntityCodec: Sendable {
 
     /// Refuses a to-many that holds fewer or more objects than its
     /// declaration allows (1580, 1590).
-    static func checkCount(_ count: Int, of relationship: RelationshipDescription, record: String) throws {
+    ///
+    /// `record` (its label, for the message) is evaluated only for a
+    /// count out of bounds: an import checks every record's tags.
+    static func checkCount(
+        _ count: Int, of relationship: RelationshipDescription, record: @autoclosure () -> String
+    ) throws {
         if count < relationship.minCount {
             throw ValidationError(
                 code: .relationshipLacksMinimumCount,
                 message: "\(relationship.name) must hold at least \(relationship.minCount).",
-                attribute: relationship.name, value: String(count), record: record)
+                attribute: relationship.name, value: String(count), record: record())
         }
         if let maximum = relationship.maxCount, count > maximum {
             throw ValidationError(
                 code: .relationshipExceedsMaximumCount, message: "\(relationship.name) may hold at most \(maximum).",
-                attribute: relationship.name, value: String(count), record: record)
+                attribute: relationship.name, value: String(count), record: record())
         }
     }
 

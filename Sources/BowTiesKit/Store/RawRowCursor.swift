@@ -69,9 +69,10 @@ final class RawRowCursor {
         sqlite3_column_type(statement, column) == SQLITE_NULL
     }
 
-    /// The column as UTF-8 text (`sqlite3_column_text`), nil when NULL.
+    /// The column as UTF-8 text (`sqlite3_column_text`), nil when NULL
+    /// (for which SQLite returns a null pointer: no type check needed).
     func text(_ column: Int32) -> UnsafeBufferPointer<UInt8>? {
-        guard !isNull(column), let start = sqlite3_column_text(statement, column) else { return nil }
+        guard let start = sqlite3_column_text(statement, column) else { return nil }
         return UnsafeBufferPointer(start: start, count: Int(sqlite3_column_bytes(statement, column)))
     }
 

@@ -52,7 +52,12 @@ final class AtomicFile {
             try flushBuffer()
         }
         if bytes.count >= Self.bufferCapacity {
-            try writeAll(Array(bytes))
+            // Large chunks (an export's 64 KiB) go straight from the
+            // caller's memory, without a copy into an array first.
+            let written: Void? = try bytes.withContiguousStorageIfAvailable {
+                try writeAll(UnsafeRawBufferPointer($0))
+            }
+            if written == nil { try writeAll(Array(bytes)) }
         } else {
             buffer.append(contentsOf: bytes)
         }
@@ -81,17 +86,19 @@ final class AtomicFile {
     }
 
     private func writeAll(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    throw failure("cannot write")
-                }
-                offset += written
+        try bytes.withUnsafeBytes { try writeAll($0) }
+    }
+
+    private func writeAll(_ raw: UnsafeRawBufferPointer) throws {
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = Glibc.write(descriptor, base + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw failure("cannot write")
             }
+            offset += written
         }
     }
 

@@ -38,21 +38,28 @@ public struct ColorAttributeTransformer: AttributeValueTransformer {
     }
 
     public func reverseTransformedValue(_ data: Data) throws -> AttributeValue {
+        try data.withUnsafeBytes { try reverseTransformedValue(bytes: $0) }
+    }
+
+    /// Decodes the bytes in place: an export decodes one colour per row,
+    /// straight from the bytes SQLite lends, with no `Data` or array.
+    public func reverseTransformedValue(bytes: UnsafeRawBufferPointer) throws -> AttributeValue {
         func malformed(_ reason: String) -> TransformerError {
             .malformedData(transformer: Self.name, reason: reason)
         }
-        guard data.count == Self.encodedCount else {
-            throw malformed("expected \(Self.encodedCount) bytes, found \(data.count)")
+        guard bytes.count == Self.encodedCount else {
+            throw malformed("expected \(Self.encodedCount) bytes, found \(bytes.count)")
         }
-        let bytes = [UInt8](data)
-        guard Array(bytes[0..<4]) == Self.magic else { throw malformed("missing the BTC1 header") }
-        var components: [Double] = []
-        for index in 0..<4 {
+        guard bytes[0] == UInt8(ascii: "B"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "C"),
+            bytes[3] == UInt8(ascii: "1")
+        else { throw malformed("missing the BTC1 header") }
+        func component(_ index: Int) -> Double {
             let start = 4 + index * 8
-            let bits = bytes[start..<start + 8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            components.append(Double(bitPattern: bits))
+            var bits: UInt64 = 0
+            for offset in start..<start + 8 { bits = bits << 8 | UInt64(bytes[offset]) }
+            return Double(bitPattern: bits)
         }
-        let color = Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
+        let color = Color(red: component(0), green: component(1), blue: component(2), alpha: component(3))
         guard color.isValid else { throw malformed("components must be numbers from 0 to 1") }
         return .color(color)
     }

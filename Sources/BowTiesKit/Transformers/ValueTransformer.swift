@@ -12,6 +12,17 @@ public protocol AttributeValueTransformer: Sendable {
     /// Decodes stored data.
     /// - Throws: ``TransformerError/malformedData(transformer:reason:)``.
     func reverseTransformedValue(_ data: Data) throws -> AttributeValue
+    /// Decodes stored bytes lent by the store (valid during the call
+    /// only). The default copies them into a `Data`; a transformer on a
+    /// hot path (exports decode one value per row) reads them in place.
+    /// - Throws: ``TransformerError/malformedData(transformer:reason:)``.
+    func reverseTransformedValue(bytes: UnsafeRawBufferPointer) throws -> AttributeValue
+}
+
+extension AttributeValueTransformer {
+    public func reverseTransformedValue(bytes: UnsafeRawBufferPointer) throws -> AttributeValue {
+        try reverseTransformedValue(Data(bytes))
+    }
 }
 
 /// Errors of value transformers and their registry.

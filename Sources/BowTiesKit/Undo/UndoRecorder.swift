@@ -93,6 +93,36 @@ struct UndoRecorder {
     }
 }
 
+extension UndoRecorder {
+    /// The action the triggers are logging changes for: nil outside a
+    /// command, or in a store without a history (before v3).
+    static func recordingAction(_ db: Database) throws -> Int64? {
+        guard try UndoHistory.exists(db) else { return nil }
+        return try Int64.fetchOne(db, sql: "SELECT \"action\" FROM \"\(ObjectModel.undoRecordingTable)\"")
+    }
+
+    /// Runs `body` with the triggers of `action` logging nothing, then
+    /// logs again (also when `body` throws).
+    ///
+    /// Only for changes to rows that the action's ranges of inserted rows
+    /// already cover, and whose triggers change no other row: an import's
+    /// owned objects (wears) of a record it inserted. Undo deletes those
+    /// rows whole, so the images of their updates would never be used.
+    static func withoutImages(of action: Int64?, _ db: Database, _ body: () throws -> Void) throws {
+        guard let action else { return try body() }
+        let table = ObjectModel.undoRecordingTable
+        try db.cachedStatement(sql: "UPDATE \"\(table)\" SET \"action\" = NULL").execute()
+        do {
+            try body()
+        } catch {
+            // The first error is the one to report.
+            try? db.cachedStatement(sql: "UPDATE \"\(table)\" SET \"action\" = ?").execute(arguments: [action])
+            throw error
+        }
+        try db.cachedStatement(sql: "UPDATE \"\(table)\" SET \"action\" = ?").execute(arguments: [action])
+    }
+}
+
 /// The history of actions, as stored.
 enum UndoHistory {
     /// The default number of actions kept (`config --undo-limit`).
