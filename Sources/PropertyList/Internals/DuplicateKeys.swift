@@ -9,9 +9,20 @@ enum DuplicateKeys {
     ) -> PropertyListDictionary.Entry? {
         if index == nil {
             guard entries.count >= 16 else {
-                // Comparing lengths first skips most string comparisons.
+                // Comparing lengths first skips most string comparisons;
+                // through a pointer, because `first(where:)` copies each
+                // entry (its key and item) into the closure.
                 let length = key.utf8.count
-                return entries.first { $0.key.utf8.count == length && $0.key == key }
+                return entries.withUnsafeBufferPointer { buffer in
+                    guard let first = buffer.baseAddress else { return nil }
+                    for position in buffer.indices {
+                        let candidate = first + position
+                        if candidate.pointee.key.utf8.count == length && candidate.pointee.key == key {
+                            return candidate.pointee
+                        }
+                    }
+                    return nil
+                }
             }
             var built: [String: Int] = [:]
             for (position, entry) in entries.enumerated() {
