@@ -311,15 +311,20 @@ bt --store "$BOWTIES_STORE" --json show R
 check "global options before the command: bowties --store X --json show R" eval '[[ $rc == 0 ]] && out_has "\"searchKey\" : \"R\""'
 bt --store '' list
 check "--store '' is an error (exit 64), not the default catalog" eval '[[ $rc == 64 ]]'
+rm -f "$WORK/holder.locked"
 python3 -c '
-import sqlite3, sys, time
+import pathlib, sqlite3, sys, time
 connection = sqlite3.connect(sys.argv[1], isolation_level=None)
 connection.execute("BEGIN IMMEDIATE")
+pathlib.Path(sys.argv[2]).touch()
 time.sleep(3)
 connection.execute("ROLLBACK")
-' "$BOWTIES_STORE" &
+' "$BOWTIES_STORE" "$WORK/holder.locked" &
 holder=$!
-sleep 0.5
+# Until python3 holds the lock: on a loaded machine its start can take
+# longer than any fixed sleep, and the -wal it creates would then
+# appear after the checksums below.
+for _ in $(seq 100); do [[ -e $WORK/holder.locked ]] && break; sleep 0.1; done
 store_sums >"$WORK/sums.before"
 bt wear R --wait 1
 check "wear --wait 1 while python3 holds the write lock: exit 75, names it by pid" eval '[[ $rc == 75 ]] && err_has "busy" && err_has "pid $holder"'
