@@ -244,6 +244,41 @@ struct UndoCommandTests {
         #expect(try workspace.run("check").status == 0)
     }
 
+    @Test("undo and redo of an import whose records carry wears: redo gives back the same ties and histories")
+    func redoImportWithWears() throws {
+        let workspace = try CatalogWorkspace()
+        // Two histories: R worn twice (its baseline counts go up), O once.
+        let file = try workspace.writeInput(
+            """
+            [
+            {"searchKey": "R", "name": "Classic Red", "timesWorn": 12, "lastWorn": "2014-06-19T00:00:00Z",
+             "wears": [{"date": "2026-01-02T00:00:00Z", "note": "party"}, {"date": "2026-03-04T00:00:00Z", "note": null}]},
+            {"searchKey": "O", "name": "Orange", "wears": [{"date": "2025-12-24T00:00:00Z", "note": "eve"}]},
+            {"searchKey": "Y", "name": "Yellow"}
+            ]
+            """, to: "worn.json")
+        let imported = try workspace.run("import", file.path)
+        try #require(imported.status == 0, "\(imported)")
+        let after = try Self.values(workspace)
+        #expect(after.contains("party") && after.contains("eve"), "\(after)")
+
+        let undo = try workspace.run("undo")
+        #expect(undo.status == 0, "\(undo)")
+        #expect(try workspace.run("list").stdout.hasPrefix("The catalog is empty"))
+
+        // The undo deleted the wears, whose triggers updated their ties,
+        // and then the ties: that update is not the ties' last state, and
+        // redo must not take it for a change made outside bowties.
+        let redo = try workspace.run("redo")
+        #expect(redo.status == 0 && redo.stdout.contains("restored 3 bow ties, restored 3 wears"), "\(redo)")
+        #expect(try Self.values(workspace) == after)
+        #expect(try workspace.run("check").status == 0)
+        // And round again.
+        #expect(try workspace.run("undo").status == 0)
+        #expect(try workspace.run("redo").status == 0)
+        #expect(try Self.values(workspace) == after)
+    }
+
     @Test("log lists actions newest first with their numbers; undone ones are marked")
     func logOutput() throws {
         let workspace = try CatalogWorkspace()

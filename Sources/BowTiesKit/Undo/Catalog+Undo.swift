@@ -213,7 +213,7 @@ extension Catalog {
                     throw CatalogError(
                         .storeDamaged, "the undo history names a table the catalog does not have: \(entry.table)")
                 }
-                try checkUnchanged(entry, columns: names, of: action, db)
+                try checkUnchanged(entry, columns: names, of: action, phase: phase, db)
             }
         }
         // Rows go back in any order within the transaction; foreign keys
@@ -272,9 +272,9 @@ extension Catalog {
 
     /// Refuses to revert `entry` when its row is no longer as the action
     /// left it, naming the later action that changed it.
-    private func checkUnchanged(_ entry: UndoEntry, columns names: [String], of action: UndoAction, _ db: Database)
-        throws
-    {
+    private func checkUnchanged(
+        _ entry: UndoEntry, columns names: [String], of action: UndoAction, phase: Int, _ db: Database
+    ) throws {
         let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
         let shadow = ObjectModel.undoImageTable(entry.table)
         var unchanged = true
@@ -301,6 +301,21 @@ extension Catalog {
         // it since; a range is not compared row by row, so any later
         // action on it stands in the way.
         if unchanged && entry.operation != "range" { return }
+        // A later change in the same list answers for the row: an undo of
+        // an import deletes a tie's wears (whose triggers update the tie)
+        // and then the tie, so the update's image is not the row's last
+        // state, and need not be. Asked only when the row differs.
+        if entry.operation == "insert" || entry.operation == "update",
+            try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM "undo_change" WHERE "tableName" = ? AND "row" = ? \
+                        AND "action" = ? AND "phase" = ? AND "seq" > ?)
+                        """),
+                arguments: [entry.table, entry.row, action.id, phase, entry.seq]) ?? false
+        {
+            return
+        }
         let later = try laterAction(touching: entry, after: action, db)
         if let later, !action.isUndone {
             throw CatalogError(
