@@ -106,4 +106,53 @@ struct ValidationTests {
         #expect(!AttributeDescription.isAbsoluteURI("1http://x"))
         #expect(!AttributeDescription.isAbsoluteURI("https://exa mple.com"))
     }
+
+    /// The import's fast path (`keepsEveryRule`) may only say "keeps every
+    /// rule" where `brokenRule` finds none: over every type, with and
+    /// without bounds, lengths, a pattern and optionality, and values of
+    /// every kind on and around the bounds.
+    @Test("the validation fast path never passes a value a rule refuses")
+    func fastPathAgreesWithTheRules() {
+        let colours = [
+            Color(red: 0.2, green: 0.4, blue: 0.6, alpha: 1), Color(red: 1.5, green: 0, blue: 0, alpha: 1),
+            Color(red: .nan, green: 0, blue: 0, alpha: 1),
+        ]
+        var values: [AttributeValue?] = [nil, .bool(true), .uuid(UUID()), .date(Date(timeIntervalSince1970: 0))]
+        values += [.date(Date(timeIntervalSince1970: .infinity))]
+        values += [-1e12, -3, -0.5, 0, 0.5, 2, 3, 5, 5.01, 1e12, .nan, .infinity].map { AttributeValue.double($0) }
+        values += [Int64.min, -3, 0, 2, 5, 6, Int64(Int32.max) + 1, Int64.max].map { AttributeValue.integer($0) }
+        values += ["", "a", "ab", "abc", "abcdef", "éé", "ééé", "🎀🎀🎀", "R1", "r1"].map { AttributeValue.string($0) }
+        values += ["https://example.com/a", "javascript:alert(1)", "no scheme", "https:", "x:y"].map {
+            AttributeValue.uri($0)
+        }
+        values += colours.map { AttributeValue.color($0) }
+        let bounds: [(Double?, Double?)] = [(nil, nil), (0, 5), (-2, nil), (nil, 2)]
+        let lengths: [(Int?, Int?)] = [(nil, nil), (2, 3), (3, nil), (nil, 1)]
+        var declarations: [AttributeDescription] = []
+        for type in AttributeType.allCases {
+            for optional in [true, false] {
+                for (low, high) in bounds {
+                    for (shortest, longest) in lengths {
+                        for pattern in [nil, "[A-Z][0-9]*"] as [String?] {
+                            declarations.append(
+                                AttributeDescription(
+                                    "a", type, isOptional: optional, minValue: low, maxValue: high,
+                                    minLength: shortest, maxLength: longest, pattern: pattern))
+                        }
+                    }
+                }
+            }
+        }
+        var disagreements: [String] = []
+        for declaration in declarations {
+            for value in values {
+                let fast = withUnsafePointer(to: declaration) { AttributeDescription.keepsEveryRule(value, $0) }
+                if fast, let broken = declaration.brokenRule(value) {
+                    disagreements.append("\(declaration.type) \(value.map { "\($0)" } ?? "nil"): \(broken.1)")
+                }
+            }
+        }
+        #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+    }
 }
+

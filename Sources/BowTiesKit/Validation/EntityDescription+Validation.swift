@@ -114,7 +114,11 @@ extension AttributeDescription {
     /// The first rule `value` breaks, as Core Data's code and message.
     /// Messages are only built for failures: this runs for every attribute
     /// of every record saved or imported.
-    private func brokenRule(_ value: AttributeValue?) -> (ValidationError.Code, String)? {
+    ///
+    /// A new rule here needs its test in ``keepsEveryRule(_:_:)`` too, or
+    /// values that pass the old rules skip it (`ValidationTests` checks
+    /// that the two agree over every type, bound and value kind).
+    func brokenRule(_ value: AttributeValue?) -> (ValidationError.Code, String)? {
         guard let value else {
             return isOptional ? nil : (.missingMandatoryProperty, "\(name) is a required value.")
         }
