@@ -16,7 +16,7 @@ struct ModelCommandTests {
             lines.contains(
                 "timesWorn Integer 32 required, at least 0, fits Int32, default 0, baseline + count of wears"),
             "\(result)")
-        #expect(lines.contains("searchKey String optional, length 1...64, unique"), "\(result)")
+        #expect(lines.contains("searchKey String optional, length 1...64, unique, a plain word in queries"), "\(result)")
         #expect(
             lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
             "\(result)")
@@ -33,7 +33,7 @@ struct ModelCommandTests {
         let entities = try #require(root["entities"] as? [[String: Any]])
         let attributes = try #require(entities.first?["attributes"] as? [[String: Any]])
         for attribute in attributes {
-            #expect(attribute.keys.count == 17, "\(attribute)")
+            #expect(attribute.keys.count == 18, "\(attribute)")
         }
         // The export's columns come from the same declaration: a binary
         // attribute becomes its size and SHA-256.

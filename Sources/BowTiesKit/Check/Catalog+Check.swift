@@ -274,6 +274,8 @@ extension Catalog {
             if isBowTie { count += 1 }
             let failure: String
             var label: String?
+            // A key stored before keys had to read as words: `set` renames it.
+            var queryKey = false
             do {
                 let record = try codec.decode(row)
                 label = record.label
@@ -284,6 +286,10 @@ extension Catalog {
                 var error = error
                 error.record = nil
                 failure = error.description.replacingOccurrences(of: "\n  - ", with: "; ")
+                queryKey = ([error] + error.errors).contains {
+                    $0.code == .stringPatternMatching && $0.attribute != nil
+                        && $0.attribute == codec.entity.keyAttribute
+                }
             } catch let error as CatalogError {
                 failure = error.message
             } catch {
@@ -307,8 +313,12 @@ extension Catalog {
             problems.append(
                 StoreProblem(
                     .invalidRecord, failure, records: [reference],
-                    advice: "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
-                        + "`bowties import --update`, or delete it with `bowties delete`."))
+                    advice: queryKey
+                        ? "Give it a search key that reads as a word with "
+                            + "`bowties set searchKey:=KEY searchKey=NEW`, or delete it with "
+                            + "`bowties delete searchKey:=KEY`."
+                        : "Correct it with `bowties rate`, `favorite` or `photo`, re-import it with "
+                            + "`bowties import --update`, or delete it with `bowties delete`."))
         }
     }
 

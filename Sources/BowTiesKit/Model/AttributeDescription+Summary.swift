@@ -20,7 +20,7 @@ extension AttributeType {
 extension AttributeDescription {
     /// The attribute's rules in a few words each, in the order the model
     /// editor lists them: `required`, `0...5`, `length 1...64`, `unique`,
-    /// `default 0`, `allows external storage`, `transformer X`,
+    /// `default 0`, `allows external storage`, `a plain word in queries`, `transformer X`,
     /// `imported from "imageName"`.
     public var ruleSummary: [String] {
         var rules: [String] = [isOptional ? "optional" : "required"]
@@ -43,6 +43,7 @@ extension AttributeDescription {
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
         if let pattern { rules.append("pattern \(pattern)") }
+        if isQueryWord { rules.append("a plain word in queries") }
         if isCaseInsensitive { rules.append("ignores case") }
         if isIndexed { rules.append("indexed") }
         if isPrimaryKey { rules.append("primary key") }

@@ -59,6 +59,11 @@ public struct AttributeDescription: Sendable {
     /// Strings compare ignoring case, for uniqueness and lookups
     /// (SQL `COLLATE NOCASE`).
     public var isCaseInsensitive: Bool
+    /// A value must read as a plain word on the command line, never as
+    /// query syntax (no `:`, `=` or `..`; no leading `^`, `+` or `-`; not
+    /// a lone `,`), so that an argument equal to it can only mean its
+    /// object (1680, see ``QueryWord``). Search keys declare it.
+    public var isQueryWord: Bool
     /// The value follows from a relationship and a stored baseline (see
     /// ``Derivation``): the store keeps it, and saves never write it.
     public var derivation: Derivation?
@@ -86,6 +91,7 @@ public struct AttributeDescription: Sendable {
         isIndexed: Bool = false,
         pattern: String? = nil,
         isCaseInsensitive: Bool = false,
+        isQueryWord: Bool = false,
         derivation: Derivation? = nil,
         exportName: String? = nil,
         displayName: String? = nil
@@ -106,6 +112,7 @@ public struct AttributeDescription: Sendable {
         self.isIndexed = isIndexed
         self.pattern = pattern
         self.isCaseInsensitive = isCaseInsensitive
+        self.isQueryWord = isQueryWord
         self.derivation = derivation
         self.exportName = exportName ?? name
         self.displayName = displayName ?? name

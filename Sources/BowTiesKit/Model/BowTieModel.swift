@@ -6,7 +6,8 @@
 /// and `bowties model` are all derived from this declaration. Deviations
 /// from the sample: `name` and `id` are required (a catalog entry without
 /// them cannot be shown or found), `timesWorn` may not be negative,
-/// `searchKey` must not be empty and is unique, `url` must be absolute;
+/// `searchKey` must not be empty, is unique and must read as a plain
+/// word on the command line (not `rating:4`), `url` must be absolute;
 /// `timesWorn` and `lastWorn` follow the wear history.
 public enum BowTieModel {
     /// The name the colour transformer is registered under.
@@ -18,7 +19,8 @@ public enum BowTieModel {
             AttributeDescription("id", .uuid, isOptional: false, isPrimaryKey: true),
             AttributeDescription("name", .string, isOptional: false, minLength: 1, maxLength: 500),
             AttributeDescription(
-                "searchKey", .string, minLength: 1, maxLength: 64, isUnique: true, displayName: "search key"),
+                "searchKey", .string, minLength: 1, maxLength: 64, isUnique: true, isQueryWord: true,
+                displayName: "search key"),
             AttributeDescription(
                 "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0)),
             AttributeDescription(

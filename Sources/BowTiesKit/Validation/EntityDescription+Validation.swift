@@ -73,6 +73,7 @@ extension AttributeDescription {
             return withinBounds(Double(number), declaration)
         case .string(let text):
             guard declaration.pointee.pattern == nil else { return false }
+            if declaration.pointee.isQueryWord, QueryWord.syntax(in: text) != nil { return false }
             // At most one character per UTF-8 byte and at least one per
             // four: the bounds brokenRule would count characters for
             // are left to it.
@@ -137,6 +138,9 @@ extension AttributeDescription {
             }
             if let maxLength, bytes > maxLength, text.count > maxLength {
                 return (.stringTooLong, "\(name) is too long.")
+            }
+            if isQueryWord, let syntax = QueryWord.syntax(in: text) {
+                return (.stringPatternMatching, "\(name) \(syntax.explanation).")
             }
             if let pattern, !PatternCache.matches(text, pattern) {
                 return (.stringPatternMatching, "\(name) does not match the pattern \(pattern).")

@@ -124,6 +124,8 @@ private struct AttributeJSON: Encodable {
     var indexed: Bool
     var pattern: String?
     var caseInsensitive: Bool
+    /// A value must read as a plain word among command arguments (search keys).
+    var queryWord: Bool
     /// How a derived value follows from a relationship: `baseline + wears.@count`.
     var derivation: String?
 
@@ -144,6 +146,7 @@ private struct AttributeJSON: Encodable {
         indexed = attribute.isIndexed
         pattern = attribute.pattern
         caseInsensitive = attribute.isCaseInsensitive
+        queryWord = attribute.isQueryWord
         switch attribute.derivation {
         case .count(let relationship)?: derivation = "baseline + \(relationship).@count"
         case .latest(let relationship, let name)?: derivation = "max(baseline, \(relationship).@max.\(name))"
@@ -154,7 +157,7 @@ private struct AttributeJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
         case allowsExternalStorage, valueTransformerName, importKey
-        case primaryKey, indexed, pattern, caseInsensitive, derivation
+        case primaryKey, indexed, pattern, caseInsensitive, queryWord, derivation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -176,6 +179,7 @@ private struct AttributeJSON: Encodable {
         try container.encode(indexed, forKey: .indexed)
         try container.encode(pattern, forKey: .pattern)
         try container.encode(caseInsensitive, forKey: .caseInsensitive)
+        try container.encode(queryWord, forKey: .queryWord)
         try container.encode(derivation, forKey: .derivation)
     }
 }
