@@ -125,13 +125,26 @@ public struct Query: Sendable {
         _ terms: [String], model: EntityDescription = BowTieModel.entity,
         in objectModel: ObjectModel = BowTieModel.model, now: Date = Date()
     ) throws -> Query {
+        try parse(
+            numbered: terms.enumerated().map { (position: $0.offset + 1, text: $0.element) }, typed: terms,
+            model: model, in: objectModel, now: now)
+    }
+
+    /// ``parse(_:model:in:now:)`` of some of the arguments, each with its
+    /// position among all of them (errors name the term where it was
+    /// typed): the words of a selection that are not keys.
+    ///
+    /// - Parameter typed: Every argument, as the query's ``terms``.
+    static func parse(
+        numbered: [(position: Int, text: String)], typed: [String], model: EntityDescription,
+        in objectModel: ObjectModel, now: Date
+    ) throws -> Query {
         let parser = QueryParser(entity: model, model: objectModel, now: now)
         var groups: [[Term]] = []
         var group: [Term] = []
         var sortKeys: [SortKey] = []
         var lastComma: (position: Int, text: String)?
-        for (offset, text) in terms.enumerated() {
-            let position = offset + 1
+        for (position, text) in numbered {
             if text.trimmingCharacters(in: .whitespaces) == "," {
                 guard !group.isEmpty else {
                     throw QueryError(
@@ -152,7 +165,7 @@ public struct Query: Sendable {
                 .malformedTerm, position: lastComma.position, term: lastComma.text, "a \",\" needs terms after it")
         }
         if !group.isEmpty { groups.append(group) }
-        return Query(entityName: model.name, groups: groups, sortKeys: sortKeys, terms: terms)
+        return Query(entityName: model.name, groups: groups, sortKeys: sortKeys, terms: typed)
     }
 }
 

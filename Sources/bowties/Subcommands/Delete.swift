@@ -13,9 +13,11 @@ extension BowTies {
 
 
                 Deleting a tie deletes its wear history and takes it off its tags (the tags stay).
-                When a query selects more than one tie, they are listed first. On a terminal \
-                bowties asks; otherwise it needs --yes. --dry-run lists them and deletes nothing. \
-                A query that selects no tie exits 1.
+                Several KEYs delete those ties at once (`bowties delete G Y`). When any \
+                argument is not a key, it is a query, and what it selects (even one tie) is \
+                listed first: on a terminal bowties asks; otherwise it needs --yes. Keys and \
+                query are OR-ed. --dry-run lists the selection and deletes nothing. A query \
+                that selects no tie exits 1.
 
                 \(QueryArgument.help)
                 """)
@@ -34,13 +36,14 @@ extension BowTies {
 
         func run() throws {
             let catalog = try options.openCatalog(.mustExist)
-            let plan = try catalog.planDelete(try KeyOrQuery.query(terms, in: catalog))
-            if plan.ties.isEmpty, terms.count == 1, let key = terms.first, !key.contains(":") {
+            let selection = try catalog.selection(terms)
+            let plan = try catalog.planDelete(selection.query)
+            if plan.ties.isEmpty, terms.count == 1, let key = terms.first, QueryWord.syntax(in: key) == nil {
                 _ = try catalog.bowTie(matching: key)  // the KEY's own error, as before
             }
             guard
                 try BatchConfirmation.confirm(
-                    plan, terms: terms, verb: "delete",
+                    plan, selection: selection, verb: "delete",
                     dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be deleted", yes: yes,
                     dryRun: dryRun, command: "delete")
             else { return }

@@ -11,13 +11,15 @@ extension BowTies {
             discussion: """
                 Arguments of the form field=value are the changes (rating=4.5, \
                 url=https://example.com, isFavorite=true, tintColor=#C81E2D, name="Red Silk"); \
-                the other arguments select the ties: a KEY (as every command takes it), or a \
-                query. Values are read by the attribute's type and checked by the model, with \
+                the other arguments select the ties: KEYs (as every command takes them: each \
+                argument that is a search key or an id is its tie), and a query made of the \
+                rest; keys and query are OR-ed. Values are read by the attribute's type and checked by the model, with \
                 Core Data's codes; --unset NAME removes an optional value. Times worn and last \
                 worn follow the wear history (wear, unwear); the photo is set with `photo --set`.
 
-                When more than one tie would change, the changes are listed first. On a \
-                terminal bowties asks; otherwise it needs --yes. --dry-run lists them and \
+                When a query selects more than one tie that would change, the changes are \
+                listed first. On a terminal bowties asks; otherwise it needs --yes. Ties \
+                named by their KEYs alone change at once. --dry-run lists them and \
                 changes nothing. A query that selects no tie exits 1.
 
                 \(QueryArgument.help)
@@ -68,8 +70,8 @@ extension BowTies {
             for name in unset {
                 values.append((try catalog.settableAttribute(named: name), nil))
             }
-            let query = try KeyOrQuery.query(terms, in: catalog)
-            let plan = try catalog.planSet(query, values: values)
+            let selection = try catalog.selection(terms)
+            let plan = try catalog.planSet(selection.query, values: values)
             let unchanged = plan.ties.count - plan.changing.count
             if !plan.ties.isEmpty, plan.changing.isEmpty {
                 Output.line("Nothing to change: \(Output.count(unchanged, "bow tie")) already as asked.")
@@ -80,7 +82,7 @@ extension BowTies {
                 + (unchanged > 0 ? ", \(Output.grouped(unchanged)) already as asked" : "")
             guard
                 try BatchConfirmation.confirm(
-                    plan, terms: terms, verb: "change", dryRunSummary: summary, yes: yes, dryRun: dryRun,
+                    plan, selection: selection, verb: "change", dryRunSummary: summary, yes: yes, dryRun: dryRun,
                     command: "set")
             else { return }
             let changed = try catalog.apply(plan)
@@ -96,19 +98,5 @@ extension BowTies {
                         + (unchanged > 0 ? "; \(Output.grouped(unchanged)) already as asked." : "."))
             }
         }
-    }
-}
-
-/// KEY arguments keep working where a command now takes a query: one
-/// argument that names a tie as a KEY (its search key, id or id prefix)
-/// selects that tie; anything else is a query.
-enum KeyOrQuery {
-    static func query(_ terms: [String], in catalog: Catalog) throws -> Query {
-        if terms.count == 1, let key = terms.first, !key.contains(":"), !key.hasPrefix("^"),
-            let tie = try? catalog.bowTie(matching: key)
-        {
-            return try catalog.query(["id:=\(tie.id.uuidString)"])
-        }
-        return try catalog.query(terms)
     }
 }

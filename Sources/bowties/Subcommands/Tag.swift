@@ -58,10 +58,11 @@ extension BowTies {
         private func tagQuery(_ terms: [String], names: [String]) throws {
             guard !terms.isEmpty else { throw UsageError("tag +NAME needs a KEY or query terms to select the ties") }
             let catalog = try options.openCatalog(.mustExist)
-            let plan = try catalog.planTag(KeyOrQuery.query(terms, in: catalog), with: names)
+            let selection = try catalog.selection(terms)
+            let plan = try catalog.planTag(selection.query, with: names)
             guard
                 try BatchConfirmation.confirm(
-                    plan, terms: terms, verb: "tag",
+                    plan, selection: selection, verb: "tag",
                     dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be tagged", yes: yes,
                     dryRun: dryRun, command: "tag")
             else { return }
@@ -142,10 +143,11 @@ extension BowTies {
                 throw UsageError("untag -NAME needs a KEY or query terms to select the ties")
             }
             let catalog = try options.openCatalog(.mustExist)
-            let plan = try catalog.planUntag(KeyOrQuery.query(terms, in: catalog), removing: names)
+            let selection = try catalog.selection(terms)
+            let plan = try catalog.planUntag(selection.query, removing: names)
             guard
                 try BatchConfirmation.confirm(
-                    plan, terms: terms, verb: "untag",
+                    plan, selection: selection, verb: "untag",
                     dryRunSummary: "\(Output.count(plan.changing.count, "bow tie")) would lose a tag", yes: yes,
                     dryRun: dryRun, command: "untag")
             else { return }

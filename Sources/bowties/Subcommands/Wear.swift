@@ -19,9 +19,10 @@ extension BowTies {
 
                 Safe to run from several processes at once: every wear is counted.
 
-                Instead of a KEY, a query selects several ties (`bowties wear tag:wedding \
-                --on 2026-06-20`): they are listed first; on a terminal bowties asks, \
-                otherwise it needs --yes. --dry-run lists them and records nothing.
+                Several KEYs record a wear of each at once (`bowties wear R B`). Instead of \
+                KEYs, a query selects ties (`bowties wear tag:wedding --on 2026-06-20`): \
+                several are listed first; on a terminal bowties asks, otherwise it needs \
+                --yes. --dry-run lists the selection and records nothing.
 
                 \(QueryArgument.help)
                 """)
@@ -54,7 +55,7 @@ extension BowTies {
             let catalog = try options.openCatalog(.mustExist)
             // One KEY: the path every wear took before queries, one
             // transaction that resolves and records.
-            guard !dryRun, terms.count == 1, let key = terms.first, !key.contains(":"), !key.hasPrefix("^") else {
+            guard !dryRun, terms.count == 1, let key = terms.first, QueryWord.syntax(in: key) == nil else {
                 return try wearQuery(catalog, at: day, note: note)
             }
             let tie = try catalog.wear(key, at: day ?? Date(), note: note)
@@ -68,10 +69,11 @@ extension BowTies {
 
         /// A wear of every tie the terms select, asked about when several.
         private func wearQuery(_ catalog: Catalog, at day: Date?, note: String?) throws {
-            let plan = try catalog.planWear(KeyOrQuery.query(terms, in: catalog), at: day ?? Date(), note: note)
+            let selection = try catalog.selection(terms)
+            let plan = try catalog.planWear(selection.query, at: day ?? Date(), note: note)
             guard
                 try BatchConfirmation.confirm(
-                    plan, terms: terms, verb: "wear",
+                    plan, selection: selection, verb: "wear",
                     dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be worn", yes: yes,
                     dryRun: dryRun, command: "wear")
             else { return }

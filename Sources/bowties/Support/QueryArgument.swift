@@ -2,8 +2,9 @@ import ArgumentParser
 import BowTiesKit
 import Foundation
 
-/// The query terms `list`, `export` and `count` take (and, later, every
-/// command that works on several ties), with the one help text that
+/// The query terms `list`, `export`, `count` and `report` take, read as
+/// every command that works on several ties reads them (search keys
+/// first, ``Catalog/selection(_:now:)``), with the one help text that
 /// explains the language.
 struct QueryArgument: ParsableArguments {
     @Argument(
@@ -12,15 +13,22 @@ struct QueryArgument: ParsableArguments {
         completion: Completions.queryTerms)
     var terms: [String] = []
 
-    /// Parses the terms for `catalog`.
-    /// - Throws: `QueryError` (exit 64).
+    /// Parses the terms for `catalog`: the words that are search keys
+    /// select their ties, the others are the query (``Catalog/selection(_:now:)``).
+    /// - Throws: `QueryError` (exit 64), `CatalogError` for an ambiguous key.
     func query(for catalog: Catalog) throws -> Query {
-        try catalog.query(terms)
+        try catalog.selection(terms).query
     }
 
     /// What the query language is, for each command's discussion.
     static let help = """
         QUERIES
+          KEY            a word that is a search key (or an id, or an id prefix)
+                         selects that tie: G Y is G and Y. Only the other words
+                         are query terms; keys and query are OR-ed: R rating:4..
+                         is R and every tie rated 4 or more. A search key never
+                         contains : = .. nor starts with ^ + -; an older one that
+                         does is reached with searchKey:=KEY.
           Terms are AND-ed; a lone , between terms makes an OR of groups;
           ^term negates a term.
           field:value    text contains value, ignoring case (name:paisley)
