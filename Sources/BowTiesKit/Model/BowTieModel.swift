@@ -25,14 +25,18 @@ public enum BowTieModel {
                 "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0)),
             AttributeDescription(
                 "timesWorn", .integer32, isOptional: false, minValue: 0, defaultValue: .integer(0),
-                derivation: .count(of: "wears")),
-            AttributeDescription("lastWorn", .date, derivation: .latest(of: "wears", attribute: "date")),
-            AttributeDescription("isFavorite", .boolean, isOptional: false, defaultValue: .bool(false)),
+                derivation: .count(of: "wears"), displayName: "times worn"),
+            AttributeDescription(
+                "lastWorn", .date, derivation: .latest(of: "wears", attribute: "date"), displayName: "last worn"),
+            AttributeDescription(
+                "isFavorite", .boolean, isOptional: false, defaultValue: .bool(false), displayName: "favourite"),
             AttributeDescription("url", .uri),
+            // The table's heading and `show` call it Colour.
             AttributeDescription(
-                "tintColor", .transformable, valueTransformerName: colorTransformerName),
+                "tintColor", .transformable, valueTransformerName: colorTransformerName, displayName: "colour"),
             AttributeDescription(
-                "photoData", .binaryData, allowsExternalStorage: true, importKey: "imageName", exportName: "photo"),
+                "photoData", .binaryData, allowsExternalStorage: true, importKey: "imageName", exportName: "photo",
+                displayName: "photo"),
         ],
         relationships: [
             RelationshipDescription("wears", to: "Wear", inverse: "bowTie", toMany: true, deleteRule: .cascade),

@@ -72,6 +72,9 @@ public struct Query: Sendable {
         /// A to-many relationship to a named entity that holds an object
         /// of this name (ignoring case).
         case related(relationship: String, name: String)
+        /// An attribute whose stored form equals this value's (a
+        /// transformable colour, compared through its transformer).
+        case stored(attribute: String, AttributeValue)
     }
 
     enum TextMatch: Sendable, Equatable {

@@ -37,7 +37,7 @@ struct QueryCompiler {
         for group in query.groups {
             var conditions: [String] = []
             for term in group {
-                let (sql, values) = condition(term.condition)
+                let (sql, values) = try condition(term.condition)
                 arguments += values
                 conditions.append(term.negated ? "NOT COALESCE(\(sql), 0)" : sql)
             }
@@ -75,7 +75,9 @@ struct QueryCompiler {
     private var primaryKey: String { "\(table).\"\(codec.entity.primaryKeyColumn)\"" }
 
     /// One condition in parentheses, and its arguments in order.
-    private func condition(_ condition: Query.Condition) -> (String, [DatabaseValue]) {
+    ///
+    /// - Throws: ``TransformerError`` when a transformer refuses a value.
+    private func condition(_ condition: Query.Condition) throws -> (String, [DatabaseValue]) {
         func attribute(_ name: String) -> String {
             codec.entity[name].map(column) ?? "NULL"
         }
@@ -121,6 +123,9 @@ struct QueryCompiler {
                 values.append(upper.seconds.databaseValue)
             }
             return ("(" + parts.joined(separator: " AND ") + ")", values)
+        case .stored(let name, let value):
+            guard let index = codec.entity.index(ofAttribute: name) else { return ("(0)", []) }
+            return ("(\(attribute(name)) = ?)", [try codec.databaseValue(value, at: index)])
         case .boolean(let name, let flag):
             return ("(\(attribute(name)) = ?)", [flag.databaseValue])
         case .present(let name):

@@ -56,7 +56,7 @@ struct QueryParser {
             else {
                 throw fail(
                     .unknownField, "\(entity.name) has no Boolean attribute \"\(value)\"",
-                    suggestion: Self.closest(to: value, among: booleans.map(\.name)))
+                    suggestion: Self.suggestion(for: value, among: booleans.map { ($0.name, $0.labels) }))
             }
             return term(.boolean(attribute: attribute.name, true))
         case "has":
@@ -69,12 +69,19 @@ struct QueryParser {
             if let relationship = toMany(value) {
                 return term(.nonEmpty(relationship: relationship.name))
             }
-            let names =
-                entity.attributes.filter(\.isOptional).flatMap { [$0.name, $0.exportName] }
-                + entity.relationships.filter(\.isToMany).map(\.name)
+            // Suggested as has: takes them: the export name (`photo`).
+            let names: [(String, [String])] =
+                entity.attributes.filter(\.isOptional).map { ($0.exportName, [$0.name] + $0.labels) }
+                + entity.relationships.filter(\.isToMany).map { ($0.name, [Self.singular($0.name)]) }
+            guard let suggestion = Self.suggestion(for: value, among: names) else {
+                throw fail(
+                    .unknownField,
+                    "\(entity.name) has no optional attribute or to-many relationship \"\(value)\"; has: takes "
+                        + names.map(\.0).joined(separator: ", "))
+            }
             throw fail(
                 .unknownField, "\(entity.name) has no optional attribute or to-many relationship \"\(value)\"",
-                suggestion: Self.closest(to: value, among: names))
+                suggestion: suggestion)
         default:
             break
         }
@@ -85,12 +92,15 @@ struct QueryParser {
             return term(.related(relationship: relationship.name, name: value))
         }
         var fields: [String] = []
-        for name in entity.attributes.map(\.name) + model.namedRelationships(of: entity).map({ Self.singular($0.name) })
-            + Self.keywords where !fields.contains(name)
+        var spellings: [(String, [String])] = []
+        for (name, labels) in entity.attributes.map({ ($0.name, $0.labels) })
+            + model.namedRelationships(of: entity).map({ (Self.singular($0.name), [$0.name]) })
+            + Self.keywords.map({ ($0, [String]()) }) where !fields.contains(name)
         {
             fields.append(name)
+            spellings.append((name, labels))
         }
-        guard let suggestion = Self.closest(to: field, among: fields, within: max(2, field.count / 2)) else {
+        guard let suggestion = Self.suggestion(for: field, among: spellings) else {
             throw fail(.unknownField, "unknown field \"\(field)\"; fields: \(fields.joined(separator: ", "))")
         }
         throw fail(.unknownField, "unknown field \"\(field)\"", suggestion: suggestion)
@@ -148,7 +158,8 @@ struct QueryParser {
         guard let attribute = attribute(String(name)) else {
             throw fail(
                 .unknownField, "cannot sort by unknown field \"\(name)\"",
-                Self.closest(to: String(name), among: entity.attributes.filter(\.isSortable).map(\.name)))
+                Self.suggestion(
+                    for: String(name), among: entity.attributes.filter(\.isSortable).map { ($0.name, $0.labels) }))
         }
         guard attribute.isSortable else {
             throw fail(.invalidValue, "\(attribute.name) (\(attribute.type.displayName)) has no order", nil)
@@ -187,6 +198,7 @@ struct QueryParser {
             }
             let low = try number(lower)
             let high = try isRange ? number(upper) : low
+            if let low, let high, low > high { throw emptyRange(name, lower, upper, fail) }
             return .number(attribute: name, lower: low, upper: high)
         case .date:
             let (lower, upper, isRange) = try bounds(value, name, fail)
@@ -202,6 +214,9 @@ struct QueryParser {
             }
             let low = try span(lower)
             let high = try isRange ? span(upper) : low
+            if let low, let high, low.start > high.end.seconds || low.start == high.end.seconds && !high.end.inclusive {
+                throw emptyRange(name, lower, upper, fail)
+            }
             return .date(attribute: name, lower: low?.start, upper: high.map { $0.end })
         case .boolean:
             switch value.lowercased() {
@@ -209,12 +224,34 @@ struct QueryParser {
             case "false", "no", "0": return .boolean(attribute: name, false)
             default: throw fail(.invalidValue, "\(name) is true or false, not \"\(value)\"", nil)
             }
+        case .transformable where attribute.valueTransformerName == BowTieModel.colorTransformerName:
+            // Compared as stored: the term's colour goes through the same
+            // transformer, so `tintColor:#c81e2d` finds #C81E2D exactly.
+            let hex = value.hasPrefix("=") ? String(value.dropFirst()) : value
+            guard let color = Color(hex: hex) else {
+                throw fail(
+                    .invalidValue, "\(name) takes a colour #RRGGBB (tintColor:#C81E2D): \"\(value)\" is not one", nil)
+            }
+            return .stored(attribute: name, .color(color))
         case .binaryData, .transformable:
             throw fail(
                 .invalidValue,
                 "\(name) (\(attribute.type.displayName)) can only be tested with has:\(attribute.exportName)",
                 nil)
         }
+    }
+
+    /// A range whose start is above its end selects nothing: a slip, said
+    /// as such rather than answered with no ties.
+    private func emptyRange(
+        _ name: String, _ lower: Substring?, _ upper: Substring?,
+        _ fail: (QueryError.Kind, String, String?) -> QueryError
+    ) -> QueryError {
+        let low = lower.map(String.init) ?? ""
+        let high = upper.map(String.init) ?? ""
+        return fail(
+            .invalidValue, "the range \(low)..\(high) is empty: its start is after its end",
+            "\(name):\(high)..\(low)")
     }
 
     /// `A..B`, `A..`, `..B` or a single `A` (an `=` in front is allowed:
@@ -238,35 +275,52 @@ struct QueryParser {
 
     // MARK: - Suggestions
 
-    /// The name nearest to `word` by edit distance, ignoring case; nil
-    /// when none is within `limit` edits.
-    static func closest(to word: String, among names: [String], within limit: Int = .max) -> String? {
-        let target = Array(word.lowercased())
-        let scored = names.map { (name: $0, distance: distance(target, Array($0.lowercased()))) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= limit else { return nil }
-        return best.name
+    /// The name a slip most likely meant: `word` against each
+    /// candidate's name and labels (its attribute name, export name and
+    /// display name: `colour` is tintColor's, as the table's COLOUR
+    /// heading says), ignoring case. A label typed exactly suggests its
+    /// name; otherwise the nearest spelling by ``EditDistance`` within
+    /// `max(2, word.count / 2)` edits (on a tie, the earlier candidate).
+    ///
+    /// ```swift
+    /// QueryParser.suggestion(for: "colour", among: [("url", []), ("tintColor", ["colour"])])  // "tintColor"
+    /// ```
+    static func suggestion(for word: String, among candidates: [(name: String, labels: [String])]) -> String? {
+        let lowered = word.lowercased()
+        if let labelled = candidates.first(where: { $0.labels.contains { $0.lowercased() == lowered } }) {
+            return labelled.name
+        }
+        let limit = max(2, word.count / 2)
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            for spelling in [candidate.name] + candidate.labels {
+                let distance = EditDistance.between(lowered, spelling.lowercased())
+                if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate.name, distance) }
+            }
+        }
+        return best?.name
     }
 
-    /// Levenshtein distance.
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+    /// ``suggestion(for:among:)`` among plain names.
+    static func suggestion(for word: String, among names: [String]) -> String? {
+        suggestion(for: word, among: names.map { ($0, []) })
     }
 }
 
 extension AttributeDescription {
     /// Whether a query may sort by it: not photos or colours.
     var isSortable: Bool { type != .binaryData && type != .transformable }
+
+    /// The other names a person may use for it: its export name and its
+    /// display name (with and without spaces: `last worn`, `lastworn`).
+    var labels: [String] {
+        var labels: [String] = []
+        for label in [exportName, displayName, displayName.replacingOccurrences(of: " ", with: "")]
+        where label != name && !labels.contains(label) {
+            labels.append(label)
+        }
+        return labels
+    }
 }
 
 /// The instants a date in a query stands for, in UTC: a year, month or

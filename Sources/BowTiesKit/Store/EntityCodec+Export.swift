@@ -79,7 +79,7 @@ extension EntityCodec {
             guard let field = all.first(where: { $0.name == name }) else {
                 let suggestion =
                     all.first(where: { $0.name.lowercased() == name.lowercased() })?.name
-                    ?? QueryParser.closest(to: name, among: known, within: max(2, name.count / 2))
+                    ?? QueryParser.suggestion(for: name, among: known)
                 throw ExportFieldError(
                     kind: .unknownField, field: name, suggestion: suggestion,
                     message: "unknown field \"\(name)\""

@@ -14,8 +14,8 @@ extension BowTies {
             discussion: """
                 Shows one line per tie: search key, name, rating, times worn, last worn, \
                 favourite (*) and colour (a swatch when the terminal has colour; set NO_COLOR \
-                to turn it off), then how many ties and favourites were listed. A query that \
-                matches nothing says so and exits 1.
+                to turn it off), then how many ties and favourites were listed. A query, \
+                --tag or --favorites that matches nothing says so and exits 1, as tag:NAME does.
 
                 --format csv, tsv, json, jsonl or plist writes the ties as `export` does \
                 (see `bowties export --help`), with --photos and --fields; --json is \
@@ -63,7 +63,14 @@ extension BowTies {
 
         func validate() throws {
             _ = try format.resolved(default: .table, json: options.json)
+            if let tag, tag.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ArgumentParser.ValidationError("--tag needs a tag name, such as --tag formal.")
+            }
         }
+
+        /// True when something narrows the list (a query, --favorites or
+        /// --tag): finding nothing is then an answer scripts can test, exit 1.
+        private var filters: Bool { !query.terms.isEmpty || favorites || tag != nil }
 
         func run() throws {
             let outputFormat = try format.resolved(default: .table, json: options.json)
@@ -83,7 +90,7 @@ extension BowTies {
             exportOptions.reverse = reverse
             let summary = try catalog.export(to: .standardOutput, query: selection, options: exportOptions)
             Export.warnAboutReplacements(summary)
-            if summary.count == 0, !query.terms.isEmpty {
+            if summary.count == 0, filters {
                 // As Taskwarrior does: nothing to show is a status scripts can test.
                 throw ExitCode(ExitStatus.noSuchRecord.rawValue)
             }
@@ -105,12 +112,12 @@ extension BowTies {
                 if let tag {
                     try output.write(
                         "No bow tie is tagged \"\(Output.escaped(tag))\"\(favorites ? " among the favourites" : "").\n")
+                } else if favorites {
+                    try output.write("No favourites yet: mark one with `bowties favorite KEY`.\n")
                 } else {
-                    try output.write(
-                        favorites
-                            ? "No favourites yet: mark one with `bowties favorite KEY`.\n"
-                            : "The catalog is empty: add ties with `bowties import`.\n")
+                    try output.write("The catalog is empty: add ties with `bowties import`.\n")
                 }
+                if filters { throw ExitCode(ExitStatus.noSuchRecord.rawValue) }
                 return
             }
             let ties = counts.ties

@@ -36,9 +36,11 @@ struct QueryArgument: ParsableArguments {
           field::REGEX   text matches a regular expression (name::'^Classic')
           field:A..B     a range, closed at both ends; A.. or ..B leaves one open:
                          rating:3..5, timesWorn:..2, lastWorn:2014-01..2014-06
+                         (a range whose start is after its end is an error)
           field:A        one number (rating:4), year, month or day (UTC):
                          lastWorn:2014-06 is all of June 2014
           lastWorn:..-90d  worn more than 90 days ago (units d, w, m, y)
+          tintColor:#C81E2D  the colour, exactly (hex digits in any case)
           is:favorite    a Boolean attribute is true
           has:photo      an optional attribute has a value (has:url, has:tags)
           tag:NAME       tagged NAME, ignoring case
