@@ -507,6 +507,27 @@ EOF
 check "report: the scaled photo is a 480x320 JPEG" jpeg_is_480x320
 export BOWTIES_STORE=$WORK/catalog.sqlite
 
+# --- keys are keys; query edges (issue 20, items 1, 10, 11) --------------------
+export BOWTIES_STORE=$WORK/keys/catalog.sqlite
+bt import
+bt wear R B --dry-run
+check "wear R B --dry-run: selects R and B" eval '[[ $rc == 0 ]] && out_has "Classic Red Bow Tie (R)" && out_has "Midnight Blue Silk (B)" && ! out_has "Orange Sherbet"'
+bt delete G Y
+check "delete G Y: deletes G and Y" eval '[[ $rc == 0 ]] && out_has "Deleted 2 bow ties." && [[ $("$BIN" count) == 5 ]]'
+bt add --name "Query Tie" --key rating:4
+check "add --key rating:4: refused, 1680" eval '[[ $rc == 65 ]] && err_has "searchKey contains \":\"" && err_has "1680"'
+bt delete silk
+check "delete silk (a query, one tie): refused without --yes, nothing deleted" eval '[[ $rc == 64 ]] && err_has "--yes" && [[ $("$BIN" count) == 5 ]]'
+bt list --tag nosuch
+check "list --tag nosuch: exit 1, as list tag:nosuch" eval '[[ $rc == 1 ]] && out_has "No bow tie is tagged"'
+bt list rating:5..3
+check "list rating:5..3: the range is empty, exit 64" eval '[[ $rc == 64 ]] && err_has "term 1 (rating:5..3): the range 5..3 is empty"'
+bt list has:colour
+check "has:colour suggests tintColor" eval '[[ $rc == 64 ]] && err_has "did you mean \"tintColor\"?"'
+bt list --json tintColor:#c81e2d
+check "tintColor:#c81e2d finds R" eval '[[ $rc == 0 ]] && out_has "\"searchKey\":\"R\""'
+export BOWTIES_STORE=$WORK/catalog.sqlite
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"
