@@ -72,8 +72,9 @@ enum BatchConfirmation {
         let count = Output.count(changing.count, "bow tie")
         guard Terminal.isTerminal(0) else {
             let them = changing.count == 1 ? "it" : "them"
+            let by = selection.keys.isEmpty ? "the query" : "keys and the query"
             throw UsageError(
-                "\(command) would \(verb) \(count) that the query \(queryText(selection)) selects, "
+                "\(command) would \(verb) \(count) selected by \(by) \(queryText(selection)), "
                     + "and standard input is not a terminal to ask: "
                     + "add --yes to \(verb) \(them), or --dry-run to see the changes only")
         }
