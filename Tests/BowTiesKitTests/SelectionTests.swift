@@ -50,10 +50,12 @@ struct SelectionTests {
         }
     }
 
-    @Test("words that read as query syntax are never keys", arguments: [
-        ("rating:4", QueryWord.Syntax.fieldValue), ("^R", .negation), ("3..5", .range), (",", .separator),
-        (" , ", .separator), ("a=b", .assignment), ("+x", .tagChange("+")), ("-x", .tagChange("-")),
-    ])
+    @Test(
+        "words that read as query syntax are never keys",
+        arguments: [
+            ("rating:4", QueryWord.Syntax.fieldValue), ("^R", .negation), ("3..5", .range), (",", .separator),
+            (" , ", .separator), ("a=b", .assignment), ("+x", .tagChange("+")), ("-x", .tagChange("-")),
+        ])
     func syntax(word: String, syntax: QueryWord.Syntax) {
         #expect(QueryWord.syntax(in: word) == syntax)
     }

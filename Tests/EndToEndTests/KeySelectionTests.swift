@@ -92,7 +92,8 @@ struct KeySelectionTests {
         let dryRun = try workspace.run("delete", "G", "silk", "--dry-run")
         #expect(
             dryRun.lines == [
-                "Green & Gold Paisley (G)", "Midnight Blue Silk (B)", "Dry run: 2 bow ties would be deleted; nothing changed.",
+                "Green & Gold Paisley (G)", "Midnight Blue Silk (B)",
+                "Dry run: 2 bow ties would be deleted; nothing changed.",
             ], "\(dryRun)")
         try NoTraceTests.expectNoTrace(workspace, before: before, dryRun)
         let deleted = try workspace.run("delete", "silk", "--yes")

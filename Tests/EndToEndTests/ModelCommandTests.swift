@@ -16,7 +16,8 @@ struct ModelCommandTests {
             lines.contains(
                 "timesWorn Integer 32 required, at least 0, fits Int32, default 0, baseline + count of wears"),
             "\(result)")
-        #expect(lines.contains("searchKey String optional, length 1...64, unique, a plain word in queries"), "\(result)")
+        #expect(
+            lines.contains("searchKey String optional, length 1...64, unique, a plain word in queries"), "\(result)")
         #expect(
             lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
             "\(result)")

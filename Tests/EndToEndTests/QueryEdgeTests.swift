@@ -21,10 +21,15 @@ struct QueryEdgeTests {
         #expect(json.status == 1 && json.stdout == "[]\n", "\(json)")
     }
 
-    @Test("a range whose start is after its end is an error naming the term, exit 64", arguments: [
-        ("rating:5..3", "term 1 (rating:5..3): the range 5..3 is empty: its start is after its end; did you mean \"rating:3..5\"?"),
-        ("lastWorn:2014-06..2014-01", "term 1 (lastWorn:2014-06..2014-01): the range 2014-06..2014-01 is empty"),
-    ])
+    @Test(
+        "a range whose start is after its end is an error naming the term, exit 64",
+        arguments: [
+            (
+                "rating:5..3",
+                "term 1 (rating:5..3): the range 5..3 is empty: its start is after its end; did you mean \"rating:3..5\"?"
+            ),
+            ("lastWorn:2014-06..2014-01", "term 1 (lastWorn:2014-06..2014-01): the range 2014-06..2014-01 is empty"),
+        ])
     func emptyRange(term: String, message: String) throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
