@@ -109,8 +109,8 @@ struct ValidationTests {
 
     /// The import's fast path (`keepsEveryRule`) may only say "keeps every
     /// rule" where `brokenRule` finds none: over every type, with and
-    /// without bounds, lengths, a pattern and optionality, and values of
-    /// every kind on and around the bounds.
+    /// without bounds, lengths, a pattern, the query-word rule and
+    /// optionality, and values of every kind on and around the bounds.
     @Test("the validation fast path never passes a value a rule refuses")
     func fastPathAgreesWithTheRules() {
         let colours = [
@@ -122,6 +122,7 @@ struct ValidationTests {
         values += [-1e12, -3, -0.5, 0, 0.5, 2, 3, 5, 5.01, 1e12, .nan, .infinity].map { AttributeValue.double($0) }
         values += [Int64.min, -3, 0, 2, 5, 6, Int64(Int32.max) + 1, Int64.max].map { AttributeValue.integer($0) }
         values += ["", "a", "ab", "abc", "abcdef", "éé", "ééé", "🎀🎀🎀", "R1", "r1"].map { AttributeValue.string($0) }
+        values += ["a:b", "^a", "a..b", ",", "a=b", "+a", "-a"].map { AttributeValue.string($0) }
         values += ["https://example.com/a", "javascript:alert(1)", "no scheme", "https:", "x:y"].map {
             AttributeValue.uri($0)
         }
@@ -134,10 +135,13 @@ struct ValidationTests {
                 for (low, high) in bounds {
                     for (shortest, longest) in lengths {
                         for pattern in [nil, "[A-Z][0-9]*"] as [String?] {
-                            declarations.append(
-                                AttributeDescription(
-                                    "a", type, isOptional: optional, minValue: low, maxValue: high,
-                                    minLength: shortest, maxLength: longest, pattern: pattern))
+                            for queryWord in [false, true] {
+                                declarations.append(
+                                    AttributeDescription(
+                                        "a", type, isOptional: optional, minValue: low, maxValue: high,
+                                        minLength: shortest, maxLength: longest, pattern: pattern,
+                                        isQueryWord: queryWord))
+                            }
                         }
                     }
                 }

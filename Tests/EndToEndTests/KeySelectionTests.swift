@@ -172,3 +172,46 @@ extension BowTiesResult {
     /// The lines of standard output that are not empty.
     fileprivate var lines: [String] { stdoutLines.filter { !$0.isEmpty } }
 }
+
+extension KeySelectionTests {
+    @Test("tag R B +formal tags the two keys typed at once; untag R B -formal takes it off both")
+    func tagKeys() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        let tagged = try workspace.run("tag", "R", "B", "+formal")
+        #expect(tagged.status == 0 && tagged.lines.last == "Tagged 2 bow ties: formal.", "\(tagged)")
+        #expect(try Self.keys(workspace, "tag:formal") == ["R", "B"])
+        let untagged = try workspace.run("untag", "R", "B", "-formal")
+        #expect(untagged.status == 0 && untagged.lines.last == "Untagged 2 bow ties: formal.", "\(untagged)")
+    }
+
+    @Test("on a terminal, delete of one tie a query selects asks: n keeps it, y deletes it", arguments: ["n\n", "y\n"])
+    func deleteAsksOnATerminal(answer: String) throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        // `script` gives the command a pseudo-terminal and passes our input on.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = [try BowTiesRunner.executableURL().path, "delete", "silk"]
+        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        process.environment = workspace.environment
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(answer.utf8))
+        try input.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("Midnight Blue Silk (B)") && text.contains("Delete 1 bow tie? [y/N]"), "\(text)")
+        if answer == "y\n" {
+            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(try Self.keys(workspace) == ["R", "O", "Y", "G", "I", "V"])
+        } else {
+            #expect(process.terminationStatus == 1 && text.contains("Nothing changed."), "\(text)")
+            #expect(try Self.keys(workspace).count == 7)
+        }
+    }
+}
