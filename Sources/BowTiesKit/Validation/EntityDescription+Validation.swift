@@ -139,7 +139,10 @@ extension AttributeDescription {
                 return (.stringTooLong, "\(name) is too long.")
             }
             if let pattern, !PatternCache.matches(text, pattern) {
-                return (.stringPatternMatching, "\(name) does not match the pattern \(pattern).")
+                // The declaration's words when it has them: a user cannot
+                // be expected to read a regular expression.
+                let message = patternMeaning.map { "\($0)." } ?? "\(name) does not match the pattern \(pattern)."
+                return (.stringPatternMatching, message)
             }
             return nil
         case .uri(let text):
