@@ -51,7 +51,7 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            if let script = Completions.fishScript(for: Array(CommandLine.arguments.dropFirst())) {
+            if let script = Completions.script(for: Array(CommandLine.arguments.dropFirst())) {
                 Terminal.standardOutput.write(script)
                 return
             }
