@@ -172,6 +172,10 @@ struct InteractiveCompletionTests {
         #expect(colours.contains("always  auto    never") && !colours.contains("list"), "\(colours)")
         #expect(try session.editedLine(after: "bowties --color ne") == "bowties --color never")
         #expect(try session.editedLine(after: "bowties list --color ne") == "bowties list --color never")
+        #expect(try session.editedLine(after: "bowties --color never sh") == "bowties --color never show")
+        let afterColor = try session.complete("bowties --color never show ", twice: true)
+        let afterColorKeys = afterColor.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(afterColorKeys.contains(["B", "G", "I", "O", "R", "V", "Y"]), "\(afterColor)")
         let after = try session.workspace.snapshot()
         #expect(
             after.isByteIdentical(to: before), "completion changed the catalog: \(after.byteDifference(from: before))")

@@ -213,6 +213,27 @@ enum Completions {
                         return
                     fi
                 fi
+                # `bowties --color never show <Tab>`: the function below knows
+                # no --color before the command's name; complete without it.
+                local COMP_LINE="${COMP_LINE}" head tail
+                local -i COMP_POINT="${COMP_POINT}" k
+                for ((k = 1; k < COMP_CWORD - 1; k++)); do
+                    case "${COMP_WORDS[k]}" in
+                    \(commands)) break ;;
+                    --color)
+                        head="${COMP_LINE%%--color*}"
+                        tail="${COMP_LINE#*--color}"
+                        tail="${tail#"${tail%%[![:blank:]]*}"}"
+                        tail="${tail#"${COMP_WORDS[k + 1]}"}"
+                        tail="${tail#"${tail%%[![:blank:]]*}"}"
+                        COMP_POINT=$((COMP_POINT - ${#COMP_LINE} + ${#head} + ${#tail}))
+                        COMP_LINE="${head}${tail}"
+                        COMP_WORDS=("${COMP_WORDS[@]:0:k}" "${COMP_WORDS[@]:k+2}")
+                        COMP_CWORD=$((COMP_CWORD - 2))
+                        break
+                        ;;
+                    esac
+                done
                 _bowties "${1}" "${cur}" "${prev}"
                 # A field (rating:) goes on with its value: no space, and no
                 # backslash before the colon, which -o filenames would add.
