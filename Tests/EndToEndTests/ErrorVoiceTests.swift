@@ -45,6 +45,9 @@ struct ErrorVoiceTests {
         try expectUsageError(
             workspace, ["list", "--color", "sometimes"], "--color takes auto, always or never, not 'sometimes'.")
         try expectUsageError(workspace, ["rate", "R", "4", "5"], "unexpected argument '5'")
+        try expectUsageError(
+            workspace, ["list", "--format", "bogus"],
+            "the value 'bogus' is invalid for '--format <format>': use table, csv, tsv, json, jsonl, plist.")
     }
 
     @Test("a negative number after an option reaches the option's rule, not \"Missing value\"")

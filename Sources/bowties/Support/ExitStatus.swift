@@ -119,6 +119,14 @@ struct ArgumentError: CustomStringConvertible {
             let value = Output.escaped(CommandLine.arguments[given + 1])
             hint = "A value that starts with '-' goes after '=': \(name)=\(value)."
         }
+        // "Please provide one of the following:" and a line per value: one
+        // line, as the rest of bowties' messages.
+        if let list = message.range(of: ". Please provide one of the following:\n") {
+            let values = message[list.upperBound...].split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces).drop { $0 == "-" || $0 == " " }
+            }
+            message = message[..<list.lowerBound] + ": use " + values.joined(separator: ", ") + "."
+        }
         // Our messages start in lower case, as git's do; "URL" stays.
         if let first = message.first, first.isUppercase, message.dropFirst().first?.isLowercase == true {
             message = first.lowercased() + message.dropFirst()
