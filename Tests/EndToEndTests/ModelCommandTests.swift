@@ -17,6 +17,10 @@ struct ModelCommandTests {
                 "timesWorn Integer 32 required, at least 0, fits Int32, default 0, baseline + count of wears"),
             "\(result)")
         #expect(lines.contains("searchKey String optional, length 1...64, unique"), "\(result)")
+        // A pattern with the words that say what it refuses.
+        #expect(
+            result.stdout.contains(#"pattern [^,\p{Cc}]* (a tag cannot contain a comma or a control character)"#),
+            "\(result)")
         #expect(
             lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
             "\(result)")

@@ -21,7 +21,7 @@ extension AttributeDescription {
     /// The attribute's rules in a few words each, in the order the model
     /// editor lists them: `required`, `0...5`, `length 1...64`, `unique`,
     /// `default 0`, `allows external storage`, `transformer X`,
-    /// `imported from "imageName"`.
+    /// `imported from "imageName"`, `pattern P (what it refuses)`.
     public var ruleSummary: [String] {
         var rules: [String] = [isOptional ? "optional" : "required"]
         switch (minValue, maxValue) {
@@ -42,7 +42,7 @@ extension AttributeDescription {
         if allowsExternalStorage { rules.append("allows external storage") }
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
-        if let pattern { rules.append("pattern \(pattern)") }
+        if let pattern { rules.append("pattern \(pattern)" + (patternMeaning.map { " (\($0))" } ?? "")) }
         if isCaseInsensitive { rules.append("ignores case") }
         if isIndexed { rules.append("indexed") }
         if isPrimaryKey { rules.append("primary key") }
