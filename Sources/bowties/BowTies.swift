@@ -51,14 +51,14 @@ struct BowTies: ParsableCommand {
         // process being killed half-way.
         signal(SIGXFSZ, SIG_IGN)
         do {
-            if let script = Completions.fishScript(for: Array(CommandLine.arguments.dropFirst())) {
+            if let script = Completions.script(for: Array(CommandLine.arguments.dropFirst())) {
                 Terminal.standardOutput.write(script)
                 return
             }
             let given = try extractingColorChoice(Array(CommandLine.arguments.dropFirst()))
             if let error = unknownCommand(in: given) { throw error }
             let arguments = argumentsWithSharedOptionsAfterCommand(given[...])
-            var command = try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
+            var command = try parseReadingDashValues(arguments)
             try command.run()
         } catch {
             ExitStatus.exit(reporting: error)
@@ -112,6 +112,24 @@ struct BowTies: ParsableCommand {
         }
         guard !numbers.isEmpty else { return Array(arguments) }
         return kept + ["--"] + numbers
+    }
+
+    /// Parses `arguments` (the command's name first); when that fails,
+    /// parses them again with each word that starts with `-` but is no
+    /// option of the command, after an option that takes a value, given
+    /// to that option (``CommandOptionTable/attachingDashValues(_:)``):
+    /// `config --undo-limit -1` then reaches the rule that refuses it, and
+    /// `add --name -minus` names the tie. The table costs a dump of the
+    /// command's arguments, so a command line that parses never pays it.
+    static func parseReadingDashValues(_ arguments: [String]) throws -> ParsableCommand {
+        do {
+            return try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(arguments[...]))
+        } catch {
+            guard exitCode(for: error) == .validationFailure, let name = arguments.first,
+                let attached = CommandOptionTable(command: name)?.attachingDashValues(arguments)
+            else { throw error }
+            return try parseAsRoot(argumentsTreatingNegativeNumbersAsValues(attached[...]))
+        }
     }
 
     /// Options whose value may be a negative number, declared with

@@ -18,6 +18,10 @@ struct ModelCommandTests {
             "\(result)")
         #expect(
             lines.contains("searchKey String optional, length 1...64, unique, a plain word in queries"), "\(result)")
+        // A pattern with the words that say what it refuses.
+        #expect(
+            result.stdout.contains(#"pattern [^,\p{Cc}]* (a tag cannot contain a comma or a control character)"#),
+            "\(result)")
         #expect(
             lines.contains("photoData Binary Data optional, allows external storage, imported from \"imageName\""),
             "\(result)")

@@ -137,8 +137,8 @@ struct PhotoCommandTests {
         let result = try bowties.run("photo", "R", "--set", "a", "--remove")
         #expect(result.status == 64, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
-        #expect(result.stderr.hasPrefix("Error: Choose one of --output, --set and --remove."), "\(result)")
-        #expect(result.stderr.contains("Usage: bowties photo"), "\(result)")
+        #expect(result.stderr.hasPrefix("bowties: error: choose one of --output, --set and --remove."), "\(result)")
+        #expect(result.stderr.contains("hint: `bowties photo --help`"), "\(result)")
     }
 
     @Test("--set with a missing file exits 66")

@@ -77,6 +77,9 @@ struct ShellCompletionTests {
             ("bowties list --", ["--color", "--fields", "--format", "--no-pager", "--sort", "--store"]),
             ("bowties show R --", ["--color", "--json", "--store"]),
             ("bowties list --color ", ["always", "auto", "never"]),
+            // Before the command's name too: its values, then the commands.
+            ("bowties --color ", ["always", "auto", "never"]),
+            ("bowties --color never li", ["list"]),
             ("bowties list --fields searchKey,na", ["searchKey,name"]),
             ("bowties export --fields ", ["id", "name", "searchKey", "rating"]),
             ("bowties list rat", ["rating:"]),
@@ -98,6 +101,8 @@ struct ShellCompletionTests {
         #expect(keys == ["B", "G", "I", "O", "R", "V", "Y"], "\(keys)")
         let colours = try session.complete("bowties list --color ").words
         #expect(colours.sorted() == ["always", "auto", "never"], "\(colours)")
+        let first = try session.complete("bowties --color ").words
+        #expect(first.sorted() == ["always", "auto", "never"], "\(first)")
         let after = try session.workspace.snapshot()
         #expect(after.isByteIdentical(to: before), "completion changed the catalog: \(after.byteDifference(from: before))")
     }

@@ -20,8 +20,9 @@ extension AttributeType {
 extension AttributeDescription {
     /// The attribute's rules in a few words each, in the order the model
     /// editor lists them: `required`, `0...5`, `length 1...64`, `unique`,
-    /// `default 0`, `allows external storage`, `a plain word in queries`, `transformer X`,
-    /// `imported from "imageName"`.
+    /// `default 0`, `allows external storage`, `transformer X`,
+    /// `imported from "imageName"`, `pattern P (what it refuses)`,
+    /// `a plain word in queries`.
     public var ruleSummary: [String] {
         var rules: [String] = [isOptional ? "optional" : "required"]
         switch (minValue, maxValue) {
@@ -42,7 +43,7 @@ extension AttributeDescription {
         if allowsExternalStorage { rules.append("allows external storage") }
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
-        if let pattern { rules.append("pattern \(pattern)") }
+        if let pattern { rules.append("pattern \(pattern)" + (patternMeaning.map { " (\($0))" } ?? "")) }
         if isQueryWord { rules.append("a plain word in queries") }
         if isCaseInsensitive { rules.append("ignores case") }
         if isIndexed { rules.append("indexed") }

@@ -56,6 +56,12 @@ public struct AttributeDescription: Sendable {
     public var isIndexed: Bool
     /// A regular expression a string must match as a whole (1680).
     public var pattern: String?
+    /// What ``pattern`` refuses, said in words for the message of 1680,
+    /// which would otherwise have to quote the expression: with
+    /// `"a tag cannot contain a comma or a control character"`, `tag R
+    /// "a,b"` says that instead of `name does not match the pattern
+    /// [^,\p{Cc}]*.` The code and the pattern stay as they are.
+    public var patternMeaning: String?
     /// Strings compare ignoring case, for uniqueness and lookups
     /// (SQL `COLLATE NOCASE`).
     public var isCaseInsensitive: Bool
@@ -90,6 +96,7 @@ public struct AttributeDescription: Sendable {
         isPrimaryKey: Bool = false,
         isIndexed: Bool = false,
         pattern: String? = nil,
+        patternMeaning: String? = nil,
         isCaseInsensitive: Bool = false,
         isQueryWord: Bool = false,
         derivation: Derivation? = nil,
@@ -111,6 +118,7 @@ public struct AttributeDescription: Sendable {
         self.isPrimaryKey = isPrimaryKey
         self.isIndexed = isIndexed
         self.pattern = pattern
+        self.patternMeaning = patternMeaning
         self.isCaseInsensitive = isCaseInsensitive
         self.isQueryWord = isQueryWord
         self.derivation = derivation

@@ -66,7 +66,8 @@ public enum BowTieModel {
         attributes: [
             AttributeDescription(
                 "name", .string, isOptional: false, minLength: 1, maxLength: 64, isUnique: true,
-                pattern: #"[^,\p{Cc}]*"#, isCaseInsensitive: true)
+                pattern: #"[^,\p{Cc}]*"#,
+                patternMeaning: "a tag cannot contain a comma or a control character", isCaseInsensitive: true)
         ],
         relationships: [
             RelationshipDescription("bowTies", to: "BowTie", inverse: "tags", toMany: true, deleteRule: .nullify)

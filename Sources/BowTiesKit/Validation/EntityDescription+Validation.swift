@@ -143,7 +143,10 @@ extension AttributeDescription {
                 return (.stringPatternMatching, "\(name) \(syntax.explanation).")
             }
             if let pattern, !PatternCache.matches(text, pattern) {
-                return (.stringPatternMatching, "\(name) does not match the pattern \(pattern).")
+                // The declaration's words when it has them: a user cannot
+                // be expected to read a regular expression.
+                let message = patternMeaning.map { "\($0)." } ?? "\(name) does not match the pattern \(pattern)."
+                return (.stringPatternMatching, message)
             }
             return nil
         case .uri(let text):

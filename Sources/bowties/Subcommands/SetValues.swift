@@ -61,6 +61,7 @@ extension BowTies {
             guard !terms.isEmpty else {
                 throw UsageError("set needs a KEY or a query to select the ties it changes")
             }
+            for name in assignments.map(\.0) + unset { try Self.checkFieldName(name) }
             let catalog = try options.openCatalog(.mustExist)
             var values: [(attribute: AttributeDescription, value: AttributeValue?)] = []
             for (name, text) in assignments {
@@ -97,6 +98,20 @@ extension BowTies {
                     "Changed \(Output.count(changed.count, "bow tie"))"
                         + (unchanged > 0 ? "; \(Output.grouped(unchanged)) already as asked." : "."))
             }
+        }
+
+        /// A field that no attribute is called is a slip on the command
+        /// line, as a query's unknown field is: exit 64, with the nearest
+        /// name (`ratting=3`: did you mean "rating"?), before the catalog
+        /// is opened. A field that exists but cannot be set is left to
+        /// ``Catalog/settableAttribute(named:)``, which says why.
+        static func checkFieldName(_ name: String) throws {
+            let names = BowTieModel.entity.attributes.map(\.name)
+            guard !names.contains(where: { $0.lowercased() == name.lowercased() }) else { return }
+            let suggestion = EditDistance.suggestion(for: name, among: names)
+            throw UsageError(
+                "unknown field \"\(Output.escaped(name))\"" + (suggestion.map { "; did you mean \"\($0)\"?" } ?? ""),
+                hint: "The fields: \(names.joined(separator: ", ")) (`bowties model` describes them).")
         }
     }
 }

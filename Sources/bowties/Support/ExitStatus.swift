@@ -60,8 +60,9 @@ enum ExitStatus: Int32 {
     }
 
     /// Prints `error` to standard error and exits with its status.
-    /// ArgumentParser's own errors (usage, `--help`, `--version`) keep its
-    /// formatting; usage errors exit 64.
+    /// ArgumentParser's usage errors are said in the same voice
+    /// (``ArgumentError``) and exit 64; `--help` and `--version` keep its
+    /// output.
     static func exit(reporting error: Error) -> Never {
         // The message goes below the paged text, once the pager is gone,
         // not into its screen.
@@ -78,8 +79,65 @@ enum ExitStatus: Int32 {
             if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }
             Foundation.exit(status.rawValue)
         default:
-            BowTies.exit(withError: error)
+            // ArgumentParser's errors: help and --version keep its output
+            // and status; a usage error is said in our voice.
+            guard BowTies.exitCode(for: error) == .validationFailure else { BowTies.exit(withError: error) }
+            Terminal.standardError.write("bowties: error: \(ArgumentError(error))\n")
+            Foundation.exit(ExitStatus.usage.rawValue)
         }
+    }
+}
+
+/// A command line ArgumentParser could not read, said as bowties says
+/// every error: `bowties: error: missing value for '--name <name>'`, then
+/// a `hint:` that names the command's help, instead of its `Error: …`,
+/// `Help:` and usage lines. An unknown option gets bowties' suggestion
+/// (``CommandOptionTable/suggestion(for:)``), not ArgumentParser's nearest
+/// name, which offered `--store` for `--force`.
+struct ArgumentError: CustomStringConvertible {
+    var message: String
+    var hint: String?
+
+    init(_ error: Error) {
+        var message = BowTies.message(for: error)
+        // "See 'bowties list --help' for more information.": the command.
+        let full = BowTies.fullMessage(for: error)
+        var command: String?
+        if let start = full.range(of: "See 'bowties "), let end = full[start.upperBound...].range(of: " --help'") {
+            command = String(full[start.upperBound..<end.lowerBound])
+        }
+        if message.hasPrefix("Unknown option '"), let command, let table = CommandOptionTable(command: command) {
+            let typed = String(message.dropFirst("Unknown option '".count).prefix { $0 != "'" })
+            let suggestion = table.suggestion(for: typed).map { ". Did you mean '\($0)'?" } ?? ""
+            message = "unknown option '\(Output.escaped(typed))'" + suggestion
+        } else if message.hasPrefix("Missing value for '--"),
+            let name = message.dropFirst("Missing value for '".count).split(separator: " ").first,
+            let given = CommandLine.arguments.firstIndex(of: String(name)),
+            given + 1 < CommandLine.arguments.count, CommandLine.arguments[given + 1].hasPrefix("-")
+        {
+            // `--name --x`: a value that looks like an option.
+            let value = Output.escaped(CommandLine.arguments[given + 1])
+            hint = "A value that starts with '-' goes after '=': \(name)=\(value)."
+        }
+        // "Please provide one of the following:" and a line per value: one
+        // line, as the rest of bowties' messages.
+        if let list = message.range(of: ". Please provide one of the following:\n") {
+            let values = message[list.upperBound...].split(separator: "\n").map {
+                $0.trimmingCharacters(in: .whitespaces).drop { $0 == "-" || $0 == " " }
+            }
+            message = message[..<list.lowerBound] + ": use " + values.joined(separator: ", ") + "."
+        }
+        // Our messages start in lower case, as git's do; "URL" stays.
+        if let first = message.first, first.isUppercase, message.dropFirst().first?.isLowercase == true {
+            message = first.lowercased() + message.dropFirst()
+        }
+        self.message = message
+        let help = "`bowties \(command.map { $0 + " " } ?? "")--help` describes its arguments and options."
+        hint = hint.map { $0 + " " + help } ?? help
+    }
+
+    var description: String {
+        hint.map { "\(message)\nhint: \($0)" } ?? message
     }
 }
 
@@ -87,9 +145,16 @@ enum ExitStatus: Int32 {
 /// that is not one, or in the future): exit 64, reported as bowties
 /// reports every error, naming the value.
 struct UsageError: Error, CustomStringConvertible {
-    var description: String
+    var message: String
+    /// What to do instead, printed as a `hint:` line.
+    var hint: String?
 
-    init(_ description: String) {
-        self.description = description
+    init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    var description: String {
+        hint.map { "\(message)\nhint: \($0)" } ?? message
     }
 }
