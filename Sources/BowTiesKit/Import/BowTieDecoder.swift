@@ -468,7 +468,7 @@ struct BowTieDecoder {
                 guard let date = ISO8601.date(from: text) else {
                     throw DecodingFailure(
                         message: "\(AttributeValue.string(text).messageText) is not a date "
-                            + "(expected ISO 8601 UTC, such as 2014-06-19T18:15:24Z)")
+                            + "(expected a day such as 2014-06-19, or a date and time such as 2014-06-19T18:15:24Z)")
                 }
                 return .date(date)
             case .double where syntax == .text:
