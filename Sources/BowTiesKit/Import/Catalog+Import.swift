@@ -62,7 +62,7 @@ extension Catalog {
     /// Imports the bow ties of a file or of standard input, all or
     /// nothing.
     ///
-    /// The format is told from the content (``ImportFormat/detect(_:columns:)``)
+    /// The format is told from the content (``ImportFormat/detect(_:columns:file:)``)
     /// unless `format` names it. The file is streamed (one record in
     /// memory at a time; a binary property list is read whole) inside one
     /// transaction. Any invalid record aborts the import with a located
@@ -108,11 +108,12 @@ extension Catalog {
     }
 
     /// The names a CSV header may use: what tells a CSV file by content.
-    private var importColumns: Set<String> {
-        var names = Set(csvColumns)
+    /// In the order errors list them: the export's columns first.
+    private var importColumns: [String] {
+        var names = csvColumns
         for attribute in bowTieCodec.entity.attributes {
-            names.insert(attribute.importKey)
-            names.insert(attribute.exportName)
+            names.append(attribute.importKey)
+            names.append(attribute.exportName)
         }
         return names
     }
@@ -120,7 +121,7 @@ extension Catalog {
     /// The reader for the opened input's format, and how it writes values.
     private func openSource(_ opened: ImportInput.Opened) throws -> (RecordSource, ValueSyntax) {
         switch opened.format {
-        case .plist?, nil:
+        case .plist:
             let url = try opened.fileURL()
             if PropertyListFormat.detect(Data(opened.prefix)) == .binary {
                 let reader = try BinaryPropertyListReader(contentsOf: url, displayName: opened.displayName)
@@ -131,14 +132,14 @@ extension Catalog {
             // ahead; records still arrive in order, and a parse error after
             // every record before it.
             return (reader.rootIsArray ? PropertyListPrefetcher(reader) : reader, .propertyList)
-        case .json?, .jsonl?:
+        case .json, .jsonl:
             let layout: JSONReader.Layout = opened.format == .json ? .array : .lines
             let reader =
                 try opened.descriptor.map {
                     JSONReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, layout: layout)
                 } ?? JSONReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, layout: layout)
             return (reader, .json)
-        case .csv?, .tsv?:
+        case .csv, .tsv:
             let dialect: CSVReader.Dialect = opened.format == .tsv ? .tsv : .csv
             let reader =
                 try opened.descriptor.map {
