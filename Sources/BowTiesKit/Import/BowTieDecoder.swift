@@ -223,11 +223,15 @@ struct BowTieDecoder {
         /// Each owned object's relationship, place in the file and key,
         /// for validating it once the record's id is known.
         var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
+        /// The record's keys the model does not know (no allocation
+        /// unless it has some).
+        var unknownKeys: [PropertyListDictionary.Entry] = []
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
                 noteUnknownKey(entry, warnings: &warnings)
+                unknownKeys.append(entry)
                 continue
             }
             if index >= attributeCount + namedRelationships.count {
@@ -267,6 +271,12 @@ struct BowTieDecoder {
             }
         }
 
+        if !unknownKeys.isEmpty {
+            let known = present != 0 || !names.isEmpty || children != nil
+            if let error = lostValues(unknownKeys, known: known, values: values, number: number, label: label) {
+                throw error
+            }
+        }
         for index in 0..<attributeCount where values[index] == nil {
             values[index] = defaults[index]
         }
@@ -420,6 +430,49 @@ struct BowTieDecoder {
             names.append(name.trimmingCharacters(in: .whitespaces))
         }
         return names
+    }
+
+    /// The error for a record whose unknown keys leave it with nothing
+    /// the model knows, or without a required value (no default, no
+    /// derivation, such as `name`) that one of them was plainly meant to
+    /// give (`nmae`); nil when they only cost optional values, which
+    /// ``noteUnknownKey(_:prefix:warnings:)`` warns about. Such a record
+    /// would otherwise be stored empty, or refused for a value it gives
+    /// under the wrong key.
+    @inline(never)
+    private func lostValues(
+        _ unknownKeys: [PropertyListDictionary.Entry], known: Bool, values: [AttributeValue?], number: Int,
+        label: () -> String
+    ) -> ImportError? {
+        let candidates = importKeys.map(\.key)
+        func suggestion(_ key: String) -> String? {
+            key.utf8.count <= 64 ? EditDistance.suggestion(for: key, among: candidates) : nil
+        }
+        func named(_ entry: PropertyListDictionary.Entry) -> String {
+            let key = "\"\(AttributeValue.abbreviated(entry.key))\""
+            return suggestion(entry.key).map { "\(key) (did you mean \"\($0)\"?)" } ?? key
+        }
+        guard known else {
+            let keys =
+                unknownKeys.prefix(8).map(named).joined(separator: ", ") + (unknownKeys.count > 8 ? ", ..." : "")
+            return ImportError(
+                location: unknownKeys[0].keyLocation, recordNumber: number, record: label(),
+                message: "none of its keys is one bowties reads: \(keys)",
+                hint: "Check the spelling of the keys; `bowties import --help` lists them.")
+        }
+        for entry in unknownKeys {
+            guard let meant = suggestion(entry.key),
+                let index = importKeys.first(where: { $0.key == meant })?.index, index < types.count,
+                values[index] == nil, defaults[index] == nil, index != idSlot || derivedIDSlots.isEmpty,
+                !entity.attributes[index].isOptional
+            else { continue }
+            let attribute = entity.attributes[index]
+            return ImportError(
+                location: entry.keyLocation, recordNumber: number, record: label(), field: entry.key,
+                message: "unknown key (did you mean \"\(meant)\"?), and without it \(attribute.name), "
+                    + "a required value, is missing (NSValidationMissingMandatoryPropertyError 1570)")
+        }
+        return nil
     }
 
     /// Warns about a key the model does not know, the first time it is

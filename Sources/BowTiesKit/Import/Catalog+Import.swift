@@ -12,18 +12,23 @@ public struct ImportOptions: Sendable {
     public var update = false
     /// Do everything but write: report what would happen.
     public var dryRun = false
+    /// Refuse the file at its first warning (an unknown key, a missing
+    /// photo): nothing is imported. For files made by a program, where a
+    /// warning means a bug rather than something to accept.
+    public var strict = false
     /// Called from the importing thread every ``ImportProgress/interval``
     /// records, and once at the end: for progress displays. It must be
     /// quick; the import waits for it.
     public var progress: (@Sendable (ImportProgress) -> Void)?
 
     public init(
-        imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false,
+        imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false, strict: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) {
         self.imagesDirectory = imagesDirectory
         self.update = update
         self.dryRun = dryRun
+        self.strict = strict
         self.progress = progress
     }
 }
@@ -158,6 +163,9 @@ extension Catalog {
         while let item = try source.next() {
             try checkInterruption()
             try importer.importRecord(item)
+            if options.strict, let warning = importer.warnings.shown.first {
+                throw Self.strictError(warning, record: importer.number)
+            }
             if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
                 progress(
                     ImportProgress(
@@ -169,6 +177,23 @@ extension Catalog {
             ImportProgress(
                 records: importer.number, bytesRead: totalBytes ?? source.bytesConsumed,
                 totalBytes: totalBytes, isFinished: true))
+    }
+
+    /// `import --strict`: the first warning, as an error. Its record is
+    /// the one just read; what the warning says would have been done
+    /// instead ("ignored", "imported without a photo") is left out, since
+    /// nothing is.
+    private static func strictError(_ warning: ImportWarning, record number: Int) -> ImportError {
+        var message = warning.message
+        for consequence in ["; imported without a photo", "; keeping the stored photo, if any"]
+        where message.hasSuffix(consequence) {
+            message.removeLast(consequence.count)
+        }
+        if warning.kind == .unknownKey { message = message.replacingOccurrences(of: "\" ignored", with: "\"") }
+        // A missing photo's message names its record already.
+        return ImportError(
+            location: warning.location, recordNumber: warning.kind == .unknownKey ? number : nil, message: message,
+            hint: "--strict refuses a file that gives any warning; nothing was imported.")
     }
 
     /// Throws once ``interrupt()`` was called: the import's transaction
