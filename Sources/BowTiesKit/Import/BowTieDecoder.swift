@@ -223,15 +223,16 @@ struct BowTieDecoder {
         /// Each owned object's relationship, place in the file and key,
         /// for validating it once the record's id is known.
         var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
-        /// The record's keys the model does not know (no allocation
-        /// unless it has some).
+        /// The first of the record's keys the model does not know (no
+        /// allocation unless it has some; a record of 100,000 unknown
+        /// keys keeps 64).
         var unknownKeys: [PropertyListDictionary.Entry] = []
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
                 noteUnknownKey(entry, warnings: &warnings)
-                unknownKeys.append(entry)
+                if unknownKeys.count < 64 { unknownKeys.append(entry) }
                 continue
             }
             if index >= attributeCount + namedRelationships.count {
@@ -273,7 +274,10 @@ struct BowTieDecoder {
 
         if !unknownKeys.isEmpty {
             let known = present != 0 || !names.isEmpty || children != nil
-            if let error = lostValues(unknownKeys, known: known, values: values, number: number, label: label) {
+            if let error = lostValues(
+                unknownKeys, known: known, count: dictionary.entries.count, values: values, number: number,
+                label: label)
+            {
                 throw error
             }
         }
@@ -438,11 +442,16 @@ struct BowTieDecoder {
     /// give (`nmae`); nil when they only cost optional values, which
     /// ``noteUnknownKey(_:prefix:warnings:)`` warns about. Such a record
     /// would otherwise be stored empty, or refused for a value it gives
-    /// under the wrong key.
+    /// under the wrong key. Out of line, like ``noteUnknownKey(_:prefix:warnings:)``.
+    ///
+    /// - Parameters:
+    ///   - unknownKeys: The record's first unknown keys.
+    ///   - known: Whether the record gives any key the model knows.
+    ///   - count: How many keys the record has.
     @inline(never)
     private func lostValues(
-        _ unknownKeys: [PropertyListDictionary.Entry], known: Bool, values: [AttributeValue?], number: Int,
-        label: () -> String
+        _ unknownKeys: [PropertyListDictionary.Entry], known: Bool, count: Int, values: [AttributeValue?],
+        number: Int, label: () -> String
     ) -> ImportError? {
         let candidates = importKeys.map(\.key)
         func suggestion(_ key: String) -> String? {
@@ -453,13 +462,19 @@ struct BowTieDecoder {
             return suggestion(entry.key).map { "\(key) (did you mean \"\($0)\"?)" } ?? key
         }
         guard known else {
-            let keys =
-                unknownKeys.prefix(8).map(named).joined(separator: ", ") + (unknownKeys.count > 8 ? ", ..." : "")
+            let keys = unknownKeys.prefix(8).map(named).joined(separator: ", ") + (count > 8 ? ", ..." : "")
             return ImportError(
                 location: unknownKeys[0].keyLocation, recordNumber: number, record: label(),
                 message: "none of its keys is one bowties reads: \(keys)",
                 hint: "Check the spelling of the keys; `bowties import --help` lists them.")
         }
+        // Most records give every required value: then no key needs a
+        // suggestion.
+        let missing = (0..<types.count).contains {
+            values[$0] == nil && defaults[$0] == nil && ($0 != idSlot || derivedIDSlots.isEmpty)
+                && !entity.attributes[$0].isOptional
+        }
+        guard missing else { return nil }
         for entry in unknownKeys {
             guard let meant = suggestion(entry.key),
                 let index = importKeys.first(where: { $0.key == meant })?.index, index < types.count,
