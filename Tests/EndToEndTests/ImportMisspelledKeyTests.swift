@@ -35,11 +35,11 @@ struct ImportMisspelledKeyTests {
             Self.plist(
                 Self.good + """
 
-                  <dict>
-                    <key>serachKey</key><string>Q</string>
-                    <key>raiting</key><real>4</real>
-                  </dict>
-                """
+                      <dict>
+                        <key>serachKey</key><string>Q</string>
+                        <key>raiting</key><real>4</real>
+                      </dict>
+                    """
             ).utf8
         ).write(to: file)
         let result = try workspace.run("import", file.path)

@@ -45,7 +45,8 @@ struct ImportRecognitionTests {
             error: "notes.txt:1:1: the file is text in no format bowties reads (it begins \"hello world\")\n",
             hint: formatsHint),
         Unread(
-            name: "photo.png", bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8),
+            name: "photo.png",
+            bytes: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8),
             error: "photo.png: this is a PNG image, not a file of bow ties\n",
             hint: "hint: A photo is given to a tie with `bowties photo KEY --set FILE`, or named by imageName in "
                 + "the file you import. bowties reads XML"),
@@ -117,7 +118,8 @@ struct ImportRecognitionTests {
         #expect(result.status == 65, "\(result)")
         #expect(
             result.stderr.hasPrefix(
-                "bowties: error: ties.csv:1:16: duplicate key \"Search Key\": the header names the column searchKey twice"),
+                "bowties: error: ties.csv:1:16: duplicate key \"Search Key\": the header names the column searchKey twice"
+            ),
             "\(result)")
     }
 
@@ -128,7 +130,8 @@ struct ImportRecognitionTests {
         let result = try bowties.run("import", file.path)
         #expect(result.status == 0, "\(result)")
         #expect(
-            result.stderr == "bowties: warning: ties.csv:2:5: unknown key \"Ratng\" ignored (did you mean \"rating\"?)\n",
+            result.stderr
+                == "bowties: warning: ties.csv:2:5: unknown key \"Ratng\" ignored (did you mean \"rating\"?)\n",
             "\(result)")
     }
 }
