@@ -84,14 +84,11 @@ extension AttributeDescription {
         }
     }
 
-    /// `2014-06-19T18:15:24Z` (what ``text(of:)`` writes) or a day,
-    /// `2014-06-19`, at midnight UTC.
+    /// `2014-06-19T18:15:24Z` (what ``text(of:)`` writes), a day,
+    /// `2014-06-19`, at midnight UTC, or any other form
+    /// ``ISO8601/date(from:)`` reads: the same as import and `wear --on`.
     static func date(fromText text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withFullDate]
-        return text.count == 10 ? formatter.date(from: text) : nil
+        ISO8601.date(from: text)
     }
 }
 

@@ -223,11 +223,16 @@ struct BowTieDecoder {
         /// Each owned object's relationship, place in the file and key,
         /// for validating it once the record's id is known.
         var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
+        /// The first of the record's keys the model does not know (no
+        /// allocation unless it has some; a record of 100,000 unknown
+        /// keys keeps 64).
+        var unknownKeys: [PropertyListDictionary.Entry] = []
         for entry in dictionary.entries {
             let length = entry.key.utf8.count
             guard let index = importKeys.first(where: { $0.length == length && $0.key == entry.key })?.index
             else {
                 noteUnknownKey(entry, warnings: &warnings)
+                if unknownKeys.count < 64 { unknownKeys.append(entry) }
                 continue
             }
             if index >= attributeCount + namedRelationships.count {
@@ -267,6 +272,15 @@ struct BowTieDecoder {
             }
         }
 
+        if !unknownKeys.isEmpty {
+            let known = present != 0 || !names.isEmpty || children != nil
+            if let error = lostValues(
+                unknownKeys, known: known, count: dictionary.entries.count, values: values, number: number,
+                label: label)
+            {
+                throw error
+            }
+        }
         for index in 0..<attributeCount where values[index] == nil {
             values[index] = defaults[index]
         }
@@ -422,6 +436,60 @@ struct BowTieDecoder {
         return names
     }
 
+    /// The error for a record whose unknown keys leave it with nothing
+    /// the model knows, or without a required value (no default, no
+    /// derivation, such as `name`) that one of them was plainly meant to
+    /// give (`nmae`); nil when they only cost optional values, which
+    /// ``noteUnknownKey(_:prefix:warnings:)`` warns about. Such a record
+    /// would otherwise be stored empty, or refused for a value it gives
+    /// under the wrong key. Out of line, like ``noteUnknownKey(_:prefix:warnings:)``.
+    ///
+    /// - Parameters:
+    ///   - unknownKeys: The record's first unknown keys.
+    ///   - known: Whether the record gives any key the model knows.
+    ///   - count: How many keys the record has.
+    @inline(never)
+    private func lostValues(
+        _ unknownKeys: [PropertyListDictionary.Entry], known: Bool, count: Int, values: [AttributeValue?],
+        number: Int, label: () -> String
+    ) -> ImportError? {
+        let candidates = importKeys.map(\.key)
+        func suggestion(_ key: String) -> String? {
+            key.utf8.count <= 64 ? EditDistance.suggestion(for: key, among: candidates) : nil
+        }
+        func named(_ entry: PropertyListDictionary.Entry) -> String {
+            let key = "\"\(AttributeValue.abbreviated(entry.key))\""
+            return suggestion(entry.key).map { "\(key) (did you mean \"\($0)\"?)" } ?? key
+        }
+        guard known else {
+            let keys = unknownKeys.prefix(8).map(named).joined(separator: ", ") + (count > 8 ? ", ..." : "")
+            return ImportError(
+                location: unknownKeys[0].keyLocation, recordNumber: number, record: label(),
+                message: "none of its keys is one bowties reads: \(keys)",
+                hint: "Check the spelling of the keys; `bowties import --help` lists them.")
+        }
+        // Most records give every required value: then no key needs a
+        // suggestion.
+        let missing = (0..<types.count).contains {
+            values[$0] == nil && defaults[$0] == nil && ($0 != idSlot || derivedIDSlots.isEmpty)
+                && !entity.attributes[$0].isOptional
+        }
+        guard missing else { return nil }
+        for entry in unknownKeys {
+            guard let meant = suggestion(entry.key),
+                let index = importKeys.first(where: { $0.key == meant })?.index, index < types.count,
+                values[index] == nil, defaults[index] == nil, index != idSlot || derivedIDSlots.isEmpty,
+                !entity.attributes[index].isOptional
+            else { continue }
+            let attribute = entity.attributes[index]
+            return ImportError(
+                location: entry.keyLocation, recordNumber: number, record: label(), field: entry.key,
+                message: "unknown key (did you mean \"\(meant)\"?), and without it \(attribute.name), "
+                    + "a required value, is missing (NSValidationMissingMandatoryPropertyError 1570)")
+        }
+        return nil
+    }
+
     /// Warns about a key the model does not know, the first time it is
     /// met. Out of line: the rare case stays out of the loop that every
     /// value of every record goes through.
@@ -468,7 +536,7 @@ struct BowTieDecoder {
                 guard let date = ISO8601.date(from: text) else {
                     throw DecodingFailure(
                         message: "\(AttributeValue.string(text).messageText) is not a date "
-                            + "(expected ISO 8601 UTC, such as 2014-06-19T18:15:24Z)")
+                            + "(expected a day such as 2014-06-19, or a date and time such as 2014-06-19T18:15:24Z)")
                 }
                 return .date(date)
             case .double where syntax == .text:

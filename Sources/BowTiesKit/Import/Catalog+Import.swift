@@ -12,18 +12,23 @@ public struct ImportOptions: Sendable {
     public var update = false
     /// Do everything but write: report what would happen.
     public var dryRun = false
+    /// Refuse the file at its first warning (an unknown key, a missing
+    /// photo): nothing is imported. For files made by a program, where a
+    /// warning means a bug rather than something to accept.
+    public var strict = false
     /// Called from the importing thread every ``ImportProgress/interval``
     /// records, and once at the end: for progress displays. It must be
     /// quick; the import waits for it.
     public var progress: (@Sendable (ImportProgress) -> Void)?
 
     public init(
-        imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false,
+        imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false, strict: Bool = false,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) {
         self.imagesDirectory = imagesDirectory
         self.update = update
         self.dryRun = dryRun
+        self.strict = strict
         self.progress = progress
     }
 }
@@ -62,7 +67,7 @@ extension Catalog {
     /// Imports the bow ties of a file or of standard input, all or
     /// nothing.
     ///
-    /// The format is told from the content (``ImportFormat/detect(_:columns:)``)
+    /// The format is told from the content (``ImportFormat/detect(_:columns:file:)``)
     /// unless `format` names it. The file is streamed (one record in
     /// memory at a time; a binary property list is read whole) inside one
     /// transaction. Any invalid record aborts the import with a located
@@ -108,11 +113,12 @@ extension Catalog {
     }
 
     /// The names a CSV header may use: what tells a CSV file by content.
-    private var importColumns: Set<String> {
-        var names = Set(csvColumns)
+    /// In the order errors list them: the export's columns first.
+    private var importColumns: [String] {
+        var names = csvColumns
         for attribute in bowTieCodec.entity.attributes {
-            names.insert(attribute.importKey)
-            names.insert(attribute.exportName)
+            names.append(attribute.importKey)
+            names.append(attribute.exportName)
         }
         return names
     }
@@ -120,7 +126,7 @@ extension Catalog {
     /// The reader for the opened input's format, and how it writes values.
     private func openSource(_ opened: ImportInput.Opened) throws -> (RecordSource, ValueSyntax) {
         switch opened.format {
-        case .plist?, nil:
+        case .plist:
             let url = try opened.fileURL()
             if PropertyListFormat.detect(Data(opened.prefix)) == .binary {
                 let reader = try BinaryPropertyListReader(contentsOf: url, displayName: opened.displayName)
@@ -131,14 +137,14 @@ extension Catalog {
             // ahead; records still arrive in order, and a parse error after
             // every record before it.
             return (reader.rootIsArray ? PropertyListPrefetcher(reader) : reader, .propertyList)
-        case .json?, .jsonl?:
+        case .json, .jsonl:
             let layout: JSONReader.Layout = opened.format == .json ? .array : .lines
             let reader =
                 try opened.descriptor.map {
                     JSONReader(descriptor: $0, displayName: opened.displayName, prefix: opened.prefix, layout: layout)
                 } ?? JSONReader(contentsOf: try opened.fileURL(), displayName: opened.displayName, layout: layout)
             return (reader, .json)
-        case .csv?, .tsv?:
+        case .csv, .tsv:
             let dialect: CSVReader.Dialect = opened.format == .tsv ? .tsv : .csv
             let reader =
                 try opened.descriptor.map {
@@ -157,6 +163,9 @@ extension Catalog {
         while let item = try source.next() {
             try checkInterruption()
             try importer.importRecord(item)
+            if options.strict, let warning = importer.warnings.shown.first {
+                throw Self.strictError(warning, record: importer.number)
+            }
             if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
                 progress(
                     ImportProgress(
@@ -168,6 +177,23 @@ extension Catalog {
             ImportProgress(
                 records: importer.number, bytesRead: totalBytes ?? source.bytesConsumed,
                 totalBytes: totalBytes, isFinished: true))
+    }
+
+    /// `import --strict`: the first warning, as an error. Its record is
+    /// the one just read; what the warning says would have been done
+    /// instead ("ignored", "imported without a photo") is left out, since
+    /// nothing is.
+    private static func strictError(_ warning: ImportWarning, record number: Int) -> ImportError {
+        var message = warning.message
+        for consequence in ["; imported without a photo", "; keeping the stored photo, if any"]
+        where message.hasSuffix(consequence) {
+            message.removeLast(consequence.count)
+        }
+        if warning.kind == .unknownKey { message = message.replacingOccurrences(of: "\" ignored", with: "\"") }
+        // A missing photo's message names its record already.
+        return ImportError(
+            location: warning.location, recordNumber: warning.kind == .unknownKey ? number : nil, message: message,
+            hint: "--strict refuses a file that gives any warning; nothing was imported.")
     }
 
     /// Throws once ``interrupt()`` was called: the import's transaction

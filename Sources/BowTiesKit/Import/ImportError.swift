@@ -16,10 +16,12 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The validation failure behind this error, with its Core Data code.
     public var validation: ValidationError?
+    /// What to do about it, printed on a line of its own after `hint: `.
+    public var hint: String?
 
     public init(
         location: SourceLocation?, recordNumber: Int? = nil, record: String? = nil, field: String? = nil,
-        message: String, validation: ValidationError? = nil
+        message: String, validation: ValidationError? = nil, hint: String? = nil
     ) {
         self.location = location
         self.recordNumber = recordNumber
@@ -27,6 +29,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         self.field = field
         self.message = message
         self.validation = validation
+        self.hint = hint
     }
 
     public var description: String {
@@ -38,7 +41,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible {
         } else if let field {
             text += "\(field): "
         }
-        return text + message
+        return text + message + (hint.map { "\nhint: \($0)" } ?? "")
     }
 }
 

@@ -20,12 +20,31 @@ public enum ISO8601 {
             + pad(hour, 2) + ":" + pad(minute, 2) + ":" + pad(second, 2) + "Z"
     }
 
-    /// Reads `YYYY-MM-DDTHH:MM:SSZ` (UTC; fractional seconds and a
-    /// `+00:00` offset are accepted too), as JSON and CSV exports write
-    /// dates; nil for anything else.
+    /// The date forms every part of bowties reads: cells of an imported
+    /// CSV, TSV or JSON file, `wear --on`, `set` and `edit`. One parser,
+    /// so that a date one of them takes, all of them take:
+    ///
+    /// ```swift
+    /// ISO8601.date(from: "2014-06-19")                 // that day, 00:00 UTC
+    /// ISO8601.date(from: "2014-06-19T18:15:24Z")       // what exports write
+    /// ISO8601.date(from: "2014-06-19T18:15:24.5Z")     // fractional seconds
+    /// ISO8601.date(from: "2014-06-19T20:15:24+02:00")  // an offset (or +0200)
+    /// ISO8601.date(from: "2014-02-30")                 // nil: no such day
+    /// ```
+    ///
+    /// A date and time needs its seconds and its zone (`Z` or an offset):
+    /// a time without a zone could be anywhere. `t`, `z` and a space for
+    /// the `T` are read as RFC 3339 allows; spaces around the text are
+    /// ignored. Written without a formatter: an import reads one per
+    /// record.
+    ///
+    /// - Returns: The date, or nil for anything else.
     public static func date(from text: String) -> Date? {
-        let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes.count <= 40 else { return nil }
+        var bytes = Array(text.utf8)
+        if bytes.first == 0x20 || bytes.last == 0x20 {
+            bytes = Array(bytes.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed())
+        }
+        guard bytes.count == 10 || (bytes.count >= 20 && bytes.count <= 40) else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
             var value: Int64 = 0
             for index in range {
@@ -35,11 +54,15 @@ public enum ISO8601 {
             }
             return value
         }
-        func byte(_ index: Int, is character: Character) -> Bool { bytes[index] == character.asciiValue }
+        func byte(_ index: Int, is character: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: character) }
         guard let year = number(0..<4), byte(4, is: "-"), let month = number(5..<7), byte(7, is: "-"),
-            let day = number(8..<10), byte(10, is: "T"), let hour = number(11..<13), byte(13, is: ":"),
-            let minute = number(14..<16), byte(16, is: ":"), let second = number(17..<19),
-            (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 60
+            let day = number(8..<10), (1...12).contains(month), (1...daysIn(month, of: year)).contains(day)
+        else { return nil }
+        let days = days(fromCivil: year, month, day)
+        if bytes.count == 10 { return Date(timeIntervalSince1970: Double(days * 86_400)) }
+        guard byte(10, is: "T") || byte(10, is: " ") || byte(10, is: "t"), let hour = number(11..<13),
+            byte(13, is: ":"), let minute = number(14..<16), byte(16, is: ":"), let second = number(17..<19),
+            hour < 24, minute < 60, second < 60
         else { return nil }
         var index = 19
         var fraction = 0.0
@@ -54,10 +77,22 @@ public enum ISO8601 {
             }
             guard index > start else { return nil }
         }
-        let rest = String(decoding: bytes[index...], as: UTF8.self)
-        guard rest == "Z" || rest == "+00:00" else { return nil }
-        let days = days(fromCivil: year, month, day)
-        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second) + fraction)
+        // The zone: Z, or +HH:MM / -HH:MM (the colon may be left out).
+        var offset: Int64 = 0
+        let zone = bytes.count - index
+        if zone == 1, byte(index, is: "Z") || byte(index, is: "z") {
+            offset = 0
+        } else if zone == 6 || zone == 5, byte(index, is: "+") || byte(index, is: "-") {
+            let minutesAt = zone == 6 ? index + 4 : index + 3
+            guard let hours = number(index + 1..<index + 3), zone == 5 || byte(index + 3, is: ":"),
+                let minutes = number(minutesAt..<minutesAt + 2), hours < 24, minutes < 60
+            else { return nil }
+            offset = (hours * 3600 + minutes * 60) * (byte(index, is: "-") ? -1 : 1)
+        } else {
+            return nil
+        }
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 
     private static func daysIn(_ month: Int64, of year: Int64) -> Int64 {

@@ -25,7 +25,16 @@ extension BowTies {
                 imageName (a file in --images), photo as bytes (<data>, or Base64 text), or \
                 photo as an export's description {"sha256": ...} (CSV: photoSHA256), which \
                 means the photo this catalog already holds with that hash (a warning when it \
-                holds none). JSON null or an empty CSV cell is the same as leaving the key out.
+                holds none). JSON null or an empty CSV cell is the same as leaving the key out. \
+                A CSV header may write a column in any case, with spaces, _ or - (Search Key), or \
+                by the label list and show print (Key, Worn, Favourite, Colour). Dates are a day \
+                (2024-03-15, midnight UTC) or a date and time with seconds and a zone \
+                (2024-03-15T10:30:00Z, ...+02:00).
+
+                An unknown key is a warning and is ignored; a record left with no key bowties \
+                reads, or without a required value (name) that a misspelled key was meant to give, \
+                is an error. --strict makes every warning (an unknown key, a missing photo) an \
+                error: nothing is imported.
 
                 Records are matched by id: ties already in the catalog are left as they are \
                 (what you wore and rated is kept) unless you pass --update. A record without an \
@@ -53,6 +62,9 @@ extension BowTies {
 
         @Flag(help: "Check the file and report what would change, writing nothing.")
         var dryRun = false
+
+        @Flag(help: "Treat every warning (an unknown key, a missing photo) as an error: nothing is imported.")
+        var strict = false
 
         @OptionGroup var options: CatalogOptions
 
@@ -117,7 +129,7 @@ extension BowTies {
                 from: source, format: format,
                 options: ImportOptions(
                     imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                    update: update, dryRun: dryRun, progress: progress.update))
+                    update: update, dryRun: dryRun, strict: strict, progress: progress.update))
         }
 
         private func show(_ report: ImportReport, source: ImportInput, storeURL: URL) throws {

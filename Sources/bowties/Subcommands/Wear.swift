@@ -95,33 +95,13 @@ extension BowTies {
 /// The dates `wear --on` takes, and how a wear's day is written.
 enum WearDate {
     /// `2026-11-20` (that day, 00:00 UTC) or an ISO 8601 date and time
-    /// with its zone (`2026-11-20T18:30:00Z`, `...+01:00`).
+    /// with its zone (`2026-11-20T18:30:00Z`, `...+01:00`): the forms
+    /// ``ISO8601/date(from:)`` reads, as import, `set` and `edit` do.
     ///
     /// - Throws: ``UsageError`` for anything else, or for a date more than
     ///   a day ahead (no time zone is that far ahead of UTC).
     static func parse(_ text: String) throws -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        var date: Date?
-        if trimmed.count == 10 {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withFullDate]
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            date = formatter.date(from: trimmed)
-        } else {
-            for options: ISO8601DateFormatter.Options in [
-                [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
-            ] {
-                let formatter = ISO8601DateFormatter()
-                formatter.formatOptions = options
-                if let parsed = formatter.date(from: trimmed) {
-                    date = parsed
-                    break
-                }
-            }
-        }
-        // The formatter rolls 2026-02-30 over to March: a date must read
-        // back as written.
-        if let parsed = date, trimmed.count == 10, day(parsed) != trimmed { date = nil }
+        let date = ISO8601.date(from: text.trimmingCharacters(in: .whitespaces))
         guard let date else {
             throw UsageError(
                 "--on \"\(text)\" is not a date: use YYYY-MM-DD, or a date and time such as 2026-11-20T18:30:00Z")

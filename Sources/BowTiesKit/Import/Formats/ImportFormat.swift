@@ -2,7 +2,7 @@ import Foundation
 import PropertyList
 
 /// The formats `bowties import` reads, told apart by content, never by
-/// file name (``detect(_:columns:)``), or named with `--format`.
+/// file name (``detect(_:columns:file:)``), or named with `--format`.
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// An XML or binary property list (`bplist00`), told apart by their
     /// first bytes.
@@ -16,7 +16,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     /// Tab-separated values with a header row.
     case tsv
 
-    /// How many bytes ``detect(_:columns:)`` looks at, at most.
+    /// How many bytes ``detect(_:columns:file:)`` looks at, at most.
     public static let sniffLength = 4096
 
     /// Tells the format from the first bytes of a file.
@@ -28,17 +28,33 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     ///   (an XML property list is the only format read in UTF-16);
     /// - first non-blank character `[`: ``json``; `{`: ``jsonl``;
     /// - a first line whose fields (split by tabs, else commas) include a
-    ///   column the model knows (`columns`): ``tsv`` or ``csv``.
+    ///   column the model knows (`columns`, matched as
+    ///   ``CSVColumnNames`` matches them: `Search Key` is `searchKey`):
+    ///   ``tsv`` or ``csv``;
+    /// - any other `<`, and a file with nothing in it: ``plist``, whose
+    ///   reader says what is wrong with them.
     ///
-    /// - Returns: nil when none fits (an empty file included): the caller
-    ///   then lets the XML reader say what is wrong, as before.
-    public static func detect(_ prefix: [UInt8], columns: Set<String>) -> ImportFormat? {
+    /// - Parameter file: The name errors show.
+    /// - Throws: ``ImportError`` when none fits, saying what the file
+    ///   looks like (an image, a spreadsheet, `;`-separated values, a CSV
+    ///   header that names no known column, other text) and what bowties
+    ///   reads.
+    public static func detect(_ prefix: [UInt8], columns: [String], file: String) throws(ImportError)
+        -> ImportFormat
+    {
+        let names = CSVColumnNames(columns)
+        if let format = sniff(prefix, columns: names) { return format }
+        throw unrecognized(prefix, columns: names, file: file)
+    }
+
+    /// ``detect(_:columns:file:)``, nil when no format fits.
+    private static func sniff(_ prefix: [UInt8], columns: CSVColumnNames) -> ImportFormat? {
         if let utf16 = utf16Text(prefix) {
             // Told by its first characters: an XML property list is read
             // (libxml2 reads UTF-16); JSON or CSV in UTF-16 goes to its
             // reader, which says that only UTF-8 is read.
             let text = utf16.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-            if text.first != "<", let format = detect(Array(text.utf8), columns: columns) { return format }
+            if text.first != "<", let format = sniff(Array(text.utf8), columns: columns) { return format }
             return .plist
         }
         if PropertyListFormat.detect(Data(prefix.prefix(PropertyListFormat.sniffLength))) != .unknown {
@@ -50,20 +66,99 @@ public enum ImportFormat: String, Sendable, CaseIterable {
         switch text.first {
         case UInt8(ascii: "[")?: return .json
         case UInt8(ascii: "{")?: return .jsonl
+        // XML that is not a property list, or nothing at all: the XML
+        // reader says which.
+        case UInt8(ascii: "<")?, nil: return .plist
         default: break
         }
-        let firstLine = rest.prefix { $0 != 0x0A && $0 != 0x0D }
-        func header(_ separator: UInt8) -> Bool {
-            let fields = firstLine.split(separator: separator, omittingEmptySubsequences: false).map {
-                String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
-            }
-            return fields.count > 1 || fields.count == 1 && columns.contains(fields[0])
-                ? fields.contains(where: columns.contains) : false
+        let fields = { (separator: UInt8) in headerFields(rest, separator: separator) }
+        func header(_ fields: [String]) -> Bool {
+            fields.count > 1 || fields.count == 1 && columns.column(for: fields[0]) != nil
+                ? fields.contains { columns.column(for: $0) != nil } : false
         }
-        if firstLine.contains(0x09), header(0x09) { return .tsv }
-        if header(UInt8(ascii: ",")) { return .csv }
+        if rest.prefix(while: { $0 != 0x0A && $0 != 0x0D }).contains(0x09), header(fields(0x09)) { return .tsv }
+        if header(fields(UInt8(ascii: ","))) { return .csv }
         return nil
     }
+
+    /// The fields of the first line of `text`, split at `separator`,
+    /// without quotes or surrounding spaces.
+    private static func headerFields(_ text: ArraySlice<UInt8>, separator: UInt8) -> [String] {
+        text.prefix { $0 != 0x0A && $0 != 0x0D }.split(separator: separator, omittingEmptySubsequences: false).map {
+            String(decoding: $0, as: UTF8.self).trimmingCharacters(in: CharacterSet(charactersIn: "\" "))
+        }
+    }
+
+    /// What bowties reads, for the hint under an unrecognised file.
+    static let formatsRead =
+        "bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, and CSV or TSV "
+        + "whose first row names the columns (`bowties import --help` lists them); --format names the format."
+
+    /// The error for a file no format fits: what it looks like, located
+    /// at its first line when it is text.
+    private static func unrecognized(_ prefix: [UInt8], columns: CSVColumnNames, file: String) -> ImportError {
+        func failure(_ message: String, line: Bool = true, hint: String = formatsRead) -> ImportError {
+            line
+                ? ImportError(location: SourceLocation(file: file, line: 1, column: 1), message: message, hint: hint)
+                : ImportError(location: nil, message: "\(file): " + message, hint: hint)
+        }
+        let image = ImageFormat(data: Data(prefix.prefix(12)))
+        if image != .unknown {
+            return failure(
+                "this is a \(image.rawValue) image, not a file of bow ties", line: false,
+                hint: "A photo is given to a tie with `bowties photo KEY --set FILE`, or named by imageName "
+                    + "in the file you import. " + formatsRead)
+        }
+        for (signature, what) in binarySignatures where prefix.starts(with: signature) {
+            return failure("this is \(what), not a file of bow ties", line: false)
+        }
+        var rest = prefix[...]
+        if rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        // The prefix may end inside a character: only the last three
+        // bytes may be cut short.
+        let isText =
+            !rest.contains(0)
+            && (0...min(3, rest.count)).contains { String(validating: rest.dropLast($0), as: UTF8.self) != nil }
+        guard isText else { return failure("this is binary data, not text in a format bowties reads", line: false) }
+
+        let firstLine = String(decoding: rest.prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        let shown = AttributeValue.abbreviated(firstLine.trimmingCharacters(in: .whitespaces))
+        let semicolonFields = headerFields(rest, separator: UInt8(ascii: ";"))
+        if semicolonFields.count > 1 {
+            let known = semicolonFields.filter { columns.column(for: $0) != nil }
+            return failure(
+                "the file looks like values separated by semicolons (\"\(shown)\")"
+                    + (known.isEmpty ? "" : ", with the columns \(known.joined(separator: ", "))")
+                    + ": bowties reads CSV separated by commas, or TSV separated by tabs",
+                hint: "Save it again as CSV with commas (a spreadsheet calls it \"CSV, comma-separated\"), "
+                    + "or as tab-separated text.")
+        }
+        let separator: UInt8 = firstLine.contains("\t") ? 0x09 : UInt8(ascii: ",")
+        let fields = headerFields(rest, separator: separator)
+        if fields.count > 1 {
+            let described = fields.prefix(8).map { field -> String in
+                let name = "\"\(AttributeValue.abbreviated(field))\""
+                return columns.suggestion(for: field).map { "\(name) (did you mean \"\($0)\"?)" } ?? name
+            }
+            return failure(
+                "the file looks like \(separator == 0x09 ? "TSV" : "CSV"), but its header names no column "
+                    + "bowties reads: \(described.joined(separator: ", "))\(fields.count > 8 ? ", ..." : "")",
+                hint: "The columns bowties reads: \(columns.names.joined(separator: ", ")) "
+                    + "(case, spaces, _ and - do not matter).")
+        }
+        return failure("the file is text in no format bowties reads (it begins \"\(shown)\")")
+    }
+
+    /// Files people import by mistake, told by their first bytes.
+    private static let binarySignatures: [([UInt8], String)] = [
+        (Array("%PDF".utf8), "a PDF document"),
+        (
+            [0x50, 0x4B, 0x03, 0x04],
+            "a ZIP archive (a spreadsheet such as .xlsx, .ods or .numbers is one: export it as CSV)"
+        ),
+        (Array("SQLite format 3".utf8) + [0], "an SQLite database (a bowties catalog is opened with --store)"),
+        ([0x1F, 0x8B], "a gzip-compressed file (decompress it first)"),
+    ]
 
     /// The text after a UTF-16 byte-order mark, decoded; nil without one.
     private static func utf16Text(_ prefix: [UInt8]) -> Substring? {

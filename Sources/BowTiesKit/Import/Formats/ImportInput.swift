@@ -26,7 +26,7 @@ public enum ImportInput: Sendable {
     final class Opened {
         let displayName: String
         let prefix: [UInt8]
-        let format: ImportFormat?
+        let format: ImportFormat
         /// The size, when known.
         let size: Int?
         let defaultImagesDirectory: URL
@@ -36,7 +36,7 @@ public enum ImportInput: Sendable {
         /// A temporary copy of standard input, removed by ``close()``.
         private let temporary: URL?
 
-        init(_ input: ImportInput, format forced: ImportFormat?, columns: Set<String>) throws {
+        init(_ input: ImportInput, format forced: ImportFormat?, columns: [String]) throws {
             displayName = input.displayName
             switch input {
             case .file(let url):
@@ -45,7 +45,7 @@ public enum ImportInput: Sendable {
                 prefix = bytes
                 self.size = size
                 self.url = url
-                format = forced ?? ImportFormat.detect(bytes, columns: columns)
+                format = try forced ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
                 defaultImagesDirectory = url.deletingLastPathComponent().appendingPathComponent(
                     "Images", isDirectory: true)
                 descriptor = nil
@@ -53,17 +53,17 @@ public enum ImportInput: Sendable {
             case .standardInput:
                 let bytes = try Self.readPrefix(of: 0, displayName: input.displayName)
                 prefix = bytes
-                let format = forced ?? ImportFormat.detect(bytes, columns: columns)
+                let format = try forced ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
                 self.format = format
                 defaultImagesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
                     .appendingPathComponent("Images", isDirectory: true)
                 switch format {
-                case .json?, .jsonl?, .csv?, .tsv?:
+                case .json, .jsonl, .csv, .tsv:
                     descriptor = 0
                     temporary = nil
                     url = nil
                     size = nil
-                case .plist?, nil:
+                case .plist:
                     let copy = FileManager.default.temporaryDirectory
                         .appendingPathComponent("bowties-stdin-\(UUID().uuidString)")
                     size = try Self.copy(prefix: bytes, descriptor: 0, to: copy, displayName: input.displayName)

@@ -41,7 +41,9 @@ final class BinaryRecordSource: RecordSource {
 /// The rows of a CSV (or TSV) file as records: the header names each
 /// column by the declaration (an attribute's export or import name, a
 /// named relationship such as `tags`, or the photo's `<name>Bytes` and
-/// `<name>SHA256` columns an export writes), and each row becomes a
+/// `<name>SHA256` columns an export writes), whatever its case, spaces,
+/// `_` and `-`, or by a label `list` and `show` print
+/// (``CSVColumnNames``), and each row becomes a
 /// dictionary of its non-empty cells, located at the cell, for
 /// ``BowTieDecoder`` to read with ``ValueSyntax/text``.
 ///
@@ -83,9 +85,12 @@ final class CSVRecordSource: RecordSource {
             byName[key] = .names(key)
         }
         self.byName = byName
+        names = CSVColumnNames(byName.keys.sorted())
     }
 
     private let byName: [String: Column]
+    /// The header's names matched as people write them (`Search Key`).
+    private let names: CSVColumnNames
 
     var bytesConsumed: Int { reader.bytesConsumed }
 
@@ -95,12 +100,14 @@ final class CSVRecordSource: RecordSource {
             guard let header = try reader.nextRow() else { return nil }
             var seen: Set<String> = []
             for field in header {
-                guard seen.insert(field.text).inserted else {
+                let name = byName[field.text] != nil ? field.text : names.column(for: field.text) ?? field.text
+                guard seen.insert(name).inserted else {
+                    let column = name == field.text ? "" : "\(name) "
                     throw PropertyListError(
-                        .duplicateKey, "duplicate key \"\(field.text)\": the header names the column twice",
+                        .duplicateKey, "duplicate key \"\(field.text)\": the header names the column \(column)twice",
                         at: field.location)
                 }
-                columns.append(byName[field.text] ?? .key(field.text))
+                columns.append(byName[name] ?? .key(field.text))
             }
         }
         guard let row = try reader.nextRow() else { return nil }
