@@ -121,6 +121,11 @@ struct DelimitedRecordWriter: RecordStreamWriter, ~Copyable {
     /// so the import reads it back whole. No objects: `[]`, which an
     /// import reads as "no history" (an empty cell leaves it alone).
     mutating func objects(_ field: Int, _ objects: [ExportObject]) {
+        guard !objects.isEmpty else {
+            // Most ties: no array to build.
+            separate()
+            return buffer.append("[]")
+        }
         var json: [UInt8] = [UInt8(ascii: "[")]
         let keys = objectKeys[field]
         for (index, object) in objects.enumerated() {
