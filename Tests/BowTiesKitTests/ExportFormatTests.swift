@@ -172,9 +172,11 @@ struct ExportFormatTests {
         #expect(first.hasPrefix("{\"searchKey\":\"P\",\"wears\":[{\"date\":"), "\(first)")
         #expect(first.hasSuffix(",\"name\":\"Plain\"}"), "\(first)")
         // CSV holds a list of objects as one cell of JSON text.
-        let csv = String(decoding: try export(ExportOptions(format: .csv, fields: ["searchKey", "wears"])).data, as: UTF8.self)
+        let csv = String(
+            decoding: try export(ExportOptions(format: .csv, fields: ["searchKey", "wears"])).data, as: UTF8.self)
         #expect(
-            csv.hasPrefix("searchKey,wears\r\nP,\"[{\"\"date\"\":\"\"2011-03-13T07:06:40Z\"\",\"\"note\"\":null},"), "\(csv)")
+            csv.hasPrefix(#"searchKey,wears\#r\#nP,"[{""date"":""2011-03-13T07:06:40Z"",""note"":null},"#),
+            "\(csv)")
         do {
             _ = try export(ExportOptions(format: .json, fields: ["name", "ratng"]))
             Issue.record("an unknown field was accepted")

@@ -67,7 +67,8 @@ struct ExportRoundTripTests {
         if photos == "none" {
             // No photo comes back, and nothing is said per record.
             #expect(!imported.stdout.contains("photo"), "\(imported)")
-            let fields = "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,tags,"
+            let fields =
+                "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,tags,"
                 + "timesWornBefore,lastWornBefore,wears"
             #expect(
                 try Self.json(workspace, store: fresh, fields: fields)

@@ -99,11 +99,13 @@ struct ReleasedStoreTests {
         // `wears` (none).
         let releasedCSV = try Self.expected("export.csv", version, in: bowties)
         let lines = releasedCSV.components(separatedBy: "\r\n")
-        let expectedCSV = ([lines[0] + ",tags,timesWornBefore,lastWornBefore,wears"] + lines.dropFirst().map { line in
+        let rows = lines.dropFirst().map { line in
             guard !line.isEmpty else { return line }
             let cells = line.split(separator: ",", omittingEmptySubsequences: false)
             return line + ",,\(cells[4]),\(cells[5]),[]"
-        }).joined(separator: "\r\n")
+        }
+        let expectedCSV = ([lines[0] + ",tags,timesWornBefore,lastWornBefore,wears"] + rows)
+            .joined(separator: "\r\n")
         #expect(export.stdout == expectedCSV, "\(export)")
 
         let json = try bowties.run("export", "--json")

@@ -175,7 +175,8 @@ struct TextReaderTests {
     @Test("one JSON value from a CSV cell: read whole, located from the cell, anything more refused")
     func valueInText() throws {
         let cell = SourceLocation(file: "t.csv", line: 3, column: 40)
-        let item = try #require(try JSONReader.value(in: #" [{"date": "2014-06-19T18:15:24Z", "note": null}] "#, at: cell))
+        let text = #" [{"date": "2014-06-19T18:15:24Z", "note": null}] "#
+        let item = try #require(try JSONReader.value(in: text, at: cell))
         #expect(item.location.line == 3 && item.location.column == 41)
         guard case .array(let objects) = item.value, case .dictionary(let wear)? = objects.first?.value else {
             Issue.record("not an array of objects: \(item.value)")

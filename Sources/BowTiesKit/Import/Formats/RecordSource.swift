@@ -91,7 +91,9 @@ final class CSVRecordSource: RecordSource {
             byName[key] = .names(key)
         }
         for relationship in entity.relationships
-        where relationship.importKey == nil && relationship.isToMany && model.linkColumn(inverseOf: relationship) != nil {
+        where relationship.importKey == nil && relationship.isToMany
+            && model.linkColumn(inverseOf: relationship) != nil
+        {
             byName[relationship.name] = .objects(relationship.name)
         }
         self.byName = byName
