@@ -56,8 +56,10 @@ extension Catalog {
     /// What each format writes: ``DelimitedRecordWriter`` (CSV, TSV),
     /// ``JSONRecordWriter`` (JSON, JSON Lines), ``PropertyListRecordWriter``.
     /// Every format writes fields from the declaration: attributes by
-    /// ``AttributeDescription/exportName``, then `tags`, then `wears`
-    /// (oldest first; not in CSV and TSV).
+    /// ``AttributeDescription/exportName``, then `tags`, then the counts
+    /// before the history (`timesWornBefore`, `lastWornBefore`), then
+    /// `wears` (oldest first; in CSV and TSV one cell of JSON text), so
+    /// that every format imports back as the same records.
     ///
     /// - Parameters:
     ///   - query: Only the ties it selects, in its order (default: all,
