@@ -176,4 +176,17 @@ struct ExportRoundTripTests {
         let show = try workspace.run("show", "R")
         #expect(show.stdout.contains("Last worn: 2020-01-02 03:04:05 UTC"), "\(show)")
     }
+
+    @Test("a wears cell that is not JSON is refused at the cell, saying what it should hold")
+    func badWearsCell() throws {
+        let workspace = try CatalogWorkspace()
+        let file = try workspace.writeInput(
+            "name,searchKey,wears\r\nRed,R,\"[{\"\"date\"\":\"\"2026-11-20T00:00:00Z\"\"},\"\r\n", to: "ties.csv")
+        let result = try workspace.run("import", file.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "bowties: error: ties.csv:2:40: the wears cell is not JSON text (as export writes it: "
+                    + "[{\"date\": ...}]): the cell ends where a value should be"), "\(result)")
+    }
 }

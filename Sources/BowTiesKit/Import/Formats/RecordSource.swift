@@ -149,7 +149,18 @@ final class CSVRecordSource: RecordSource {
                 entries.append(.init(key: key, keyLocation: location, item: .init(.dictionary(description), at: location)))
             case .objects(let key):
                 // `null`, as in JSON, gives no value.
-                guard let value = try JSONReader.value(in: field.text, at: location) else { continue }
+                let value: PropertyListItem?
+                do {
+                    value = try JSONReader.value(in: field.text, at: location)
+                } catch {
+                    // The reader speaks of a file; here it read one cell.
+                    var error = error
+                    error.message =
+                        "the \(key) cell is not JSON text (as export writes it: [{\"date\": ...}]): "
+                        + error.message.replacingOccurrences(of: "the file ends", with: "the cell ends")
+                    throw error
+                }
+                guard let value else { continue }
                 entries.append(.init(key: key, keyLocation: location, item: value))
             case .ignored:
                 continue
