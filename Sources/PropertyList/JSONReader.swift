@@ -104,6 +104,31 @@ public final class JSONReader {
     /// Bytes of the input read so far.
     public var bytesConsumed: Int { stream.offset }
 
+    /// Reads one JSON value held in `text` (a cell of a CSV file that
+    /// holds a list as JSON), white space around it allowed, with the
+    /// limits of a record.
+    ///
+    /// - Parameter location: Where the text starts; locations inside it
+    ///   count from there.
+    /// - Returns: The value; nil for `null`.
+    /// - Throws: ``PropertyListError``, located, for anything but one
+    ///   JSON value.
+    public static func value(in text: String, at location: SourceLocation) throws(PropertyListError)
+        -> PropertyListItem?
+    {
+        let reader = JSONReader(stream: ByteStream(bytes: Array(text.utf8), at: location), layout: .lines)
+        reader.started = true
+        try reader.skipWhitespace()
+        let start = reader.stream.location
+        reader.startRecord()
+        let value = try reader.value(depth: 1)
+        try reader.skipWhitespace()
+        if let extra = try reader.stream.peek() {
+            throw reader.failure("unexpected \(reader.describe(extra)) after the JSON value")
+        }
+        return value.map { PropertyListItem($0, at: start) }
+    }
+
     /// The next record, or nil after the last one.
     ///
     /// - Throws: ``PropertyListError``, located; after an error the reader

@@ -132,10 +132,13 @@ struct CatalogTests {
         let text = try String(contentsOf: output, encoding: .utf8)
         let lines = text.components(separatedBy: "\r\n")
         #expect(
-            lines[0] == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256,tags")
+            lines[0]
+                == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256,tags,"
+                + "timesWornBefore,lastWornBefore,wears")
         #expect(
             lines[1].hasSuffix(
-                ",\"Red, \"\"bold\"\"\",R,3.5,2,2014-06-19T18:15:24Z,true,https://example.com/r,#C81E2D,,,"))
+                ",\"Red, \"\"bold\"\"\",R,3.5,2,2014-06-19T18:15:24Z,true,https://example.com/r,#C81E2D,,,,"
+                    + "2,2014-06-19T18:15:24Z,[]"))
         #expect(lines.count == 3 && lines[2].isEmpty)
         // Written atomically: no temporary file is left beside it.
         #expect(

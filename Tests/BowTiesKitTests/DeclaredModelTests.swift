@@ -83,9 +83,10 @@ struct DeclaredModelTests {
         let lines = try String(contentsOf: output, encoding: .utf8).components(separatedBy: "\r\n")
         #expect(
             lines[0]
-                == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256,fabric,tags,makers"
+                == "id,name,searchKey,rating,timesWorn,lastWorn,isFavorite,url,tintColor,photoBytes,photoSHA256,fabric,tags,makers,"
+                + "timesWornBefore,lastWornBefore,wears"
         )
-        #expect(lines[1].hasSuffix(",S,0,0,,false,,,,,silk,formal,\"Charvet, Turnbull\""), "\(lines[1])")
+        #expect(lines[1].hasSuffix(",S,0,0,,false,,,,,silk,formal,\"Charvet, Turnbull\",0,,[]"), "\(lines[1])")
 
         // The store is what the declaration says, and clean.
         #expect(try catalog.database.read { try model.schemaDifferences($0) }.isEmpty)

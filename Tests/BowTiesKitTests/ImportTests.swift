@@ -277,13 +277,15 @@ struct SharedPhotoImportTests {
         let catalog = try Catalog.temporary(in: directory)
         let images = directory.path("Images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        // The bytes come inline: a file in the images folder would be
+        // found by its content for the first record already.
         let bytes = Fixtures.photo(bytes: 2_000)
-        try bytes.write(to: images.appendingPathComponent("a.png"))
         let byHash = "<key>photo</key>\n\t\t<dict><key>sha256</key><string>\(bytes.sha256Hex)</string></dict>"
         let records = [
             Fixtures.record(key: "K0", name: "Tie 0", id: Self.id(0), extra: [byHash]),
             Fixtures.record(
-                key: "K1", name: "Tie 1", id: Self.id(1), extra: ["<key>imageName</key>\n\t\t<string>a</string>"]),
+                key: "K1", name: "Tie 1", id: Self.id(1),
+                extra: ["<key>photo</key>\n\t\t<data>\(bytes.base64EncodedString())</data>"]),
             Fixtures.record(key: "K2", name: "Tie 2", id: Self.id(2), extra: [byHash]),
         ]
         let report = try catalog.importPropertyList(at: directory.write(Fixtures.plist(records), to: "ties.plist"))
@@ -293,6 +295,34 @@ struct SharedPhotoImportTests {
         #expect(report.warnings.count == 1)
         #expect(try catalog.bowTie(matching: "K0").photo == nil)
         #expect(try catalog.bowTie(matching: "K2").photo?.sha256 == bytes.sha256Hex)
+    }
+
+    @Test func aHashTheCatalogLacksIsFoundInTheImagesFolderByNameOrContent() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        let images = directory.path("Images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        let small = Fixtures.photo(bytes: 2_000)
+        let large = Fixtures.photo(bytes: 200_000)
+        // One under any name (the images a catalog was made from), one
+        // named by its hash (a catalog's photo folder).
+        try small.write(to: images.appendingPathComponent("red.png"))
+        try large.write(to: images.appendingPathComponent(large.sha256Hex))
+        func byHash(_ data: Data) -> String {
+            "<key>photo</key>\n\t\t<dict><key>sha256</key><string>\(data.sha256Hex)</string></dict>"
+        }
+        let records = [
+            Fixtures.record(key: "K0", name: "Tie 0", id: Self.id(0), extra: [byHash(small)]),
+            Fixtures.record(key: "K1", name: "Tie 1", id: Self.id(1), extra: [byHash(large)]),
+            Fixtures.record(key: "K2", name: "Tie 2", id: Self.id(2), extra: [byHash(small)]),
+        ]
+        let report = try catalog.importPropertyList(at: directory.write(Fixtures.plist(records), to: "ties.plist"))
+        #expect(report.added == 3 && report.photos == 3 && report.distinctPhotos == 2)
+        #expect(report.warnings.isEmpty)
+        #expect(report.photoFilesWritten == 1)
+        #expect(try catalog.bowTie(matching: "K0").photo?.sha256 == small.sha256Hex)
+        #expect(try catalog.bowTie(matching: "K1").photo?.sha256 == large.sha256Hex)
+        #expect(catalog.externalFiles.count == 1)
     }
 
     @Test func wearsOfNewRecordsLogNoImagesAndUndoRemovesThem() throws {

@@ -5,7 +5,7 @@ import Testing
 struct ExportCommandTests {
     static let header = [
         "id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite", "url", "tintColor",
-        "photoBytes", "photoSHA256", "tags",
+        "photoBytes", "photoSHA256", "tags", "timesWornBefore", "lastWornBefore", "wears",
     ]
 
     @Test("CSV with CRLF line ends: a header and one row per tie")
@@ -23,7 +23,7 @@ struct ExportCommandTests {
             red == [
                 "B77AF80E-55E7-4111-B05C-A5641DE4D6B3", "Classic Red Bow Tie", "R", "3.5", "12",
                 "2014-06-19T18:15:24Z", "false", "https://en.wikipedia.org/wiki/Bow_tie", "#C81E2D", "16698",
-                red.dropLast().last ?? "", "",
+                red[10], "", "12", "2014-06-19T18:15:24Z", "[]",
             ])
         #expect(rows.dropFirst().map { $0[2] } == ["R", "O", "Y", "G", "B", "I", "V"])
         #expect(rows.dropFirst().map { $0[6] } == ["false", "false", "false", "false", "true", "false", "false"])

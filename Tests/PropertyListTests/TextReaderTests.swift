@@ -171,4 +171,26 @@ struct TextReaderTests {
             }
         }
     }
+
+    @Test("one JSON value from a CSV cell: read whole, located from the cell, anything more refused")
+    func valueInText() throws {
+        let cell = SourceLocation(file: "t.csv", line: 3, column: 40)
+        let text = #" [{"date": "2014-06-19T18:15:24Z", "note": null}] "#
+        let item = try #require(try JSONReader.value(in: text, at: cell))
+        #expect(item.location.line == 3 && item.location.column == 41)
+        guard case .array(let objects) = item.value, case .dictionary(let wear)? = objects.first?.value else {
+            Issue.record("not an array of objects: \(item.value)")
+            return
+        }
+        #expect(wear.entries.map(\.key) == ["date"], "null members are left out")
+        #expect(try JSONReader.value(in: "null", at: cell) == nil)
+        do {
+            _ = try JSONReader.value(in: "[] x", at: cell)
+            Issue.record("text after the value was accepted")
+        } catch {
+            #expect(error.location?.line == 3 && error.location?.column == 43, "\(error)")
+            #expect("\(error)".contains("after the JSON value"), "\(error)")
+        }
+        #expect(throws: PropertyListError.self) { _ = try JSONReader.value(in: "[1,", at: cell) }
+    }
 }

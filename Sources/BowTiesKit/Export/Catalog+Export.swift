@@ -10,8 +10,10 @@ public enum ExportDestination: Sendable {
 
 extension Catalog {
     /// The CSV header: one column per attribute in declaration order (the
-    /// photo becomes its size and SHA-256), then one per relationship
-    /// imported by name (`tags`).
+    /// photo becomes its size and SHA-256), one per relationship imported
+    /// by name (`tags`), one per derived attribute's baseline
+    /// (`timesWornBefore`, `lastWornBefore`), then one per list of owned
+    /// objects (`wears`, as JSON text).
     public var csvColumns: [String] { Self.csvColumns(of: bowTieCodec.entity, in: model) }
 
     /// The CSV header of the bow-tie model (``BowTieModel``).
@@ -22,6 +24,10 @@ extension Catalog {
             attribute.type == .binaryData
                 ? [attribute.exportName + "Bytes", attribute.exportName + "SHA256"] : [attribute.exportName]
         } + model.namedRelationships(of: entity).map { $0.importKey ?? $0.name }
+            + entity.attributes.filter { $0.derivation != nil }.map(\.baselineExportName)
+            + entity.relationships.filter { $0.isToMany && model.linkColumn(inverseOf: $0) != nil }.map {
+                $0.importKey ?? $0.name
+            }
     }
 
     /// Every field `--fields` may name, in the order JSON writes them: the
@@ -50,8 +56,10 @@ extension Catalog {
     /// What each format writes: ``DelimitedRecordWriter`` (CSV, TSV),
     /// ``JSONRecordWriter`` (JSON, JSON Lines), ``PropertyListRecordWriter``.
     /// Every format writes fields from the declaration: attributes by
-    /// ``AttributeDescription/exportName``, then `tags`, then `wears`
-    /// (oldest first; not in CSV and TSV).
+    /// ``AttributeDescription/exportName``, then `tags`, then the counts
+    /// before the history (`timesWornBefore`, `lastWornBefore`), then
+    /// `wears` (oldest first; in CSV and TSV one cell of JSON text), so
+    /// that every format imports back as the same records.
     ///
     /// - Parameters:
     ///   - query: Only the ties it selects, in its order (default: all,
@@ -138,7 +146,7 @@ extension Catalog {
             for field in sources.indices {
                 let column = columns[field]
                 switch sources[field] {
-                case .attribute(let index):
+                case .attribute(let index), .baseline(let index):
                     try writeAttribute(cursor, column, field, types[index], index, row: count + 1, photos, &writer)
                 case .names:
                     guard let joined = cursor.text(column) else {

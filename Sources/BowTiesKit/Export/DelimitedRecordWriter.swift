@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes CSV (RFC 4180: comma-separated, CRLF line ends, fields quoted
 /// only when they hold a comma, a double quote, CR or LF) or TSV (tabs,
 /// LF line ends, `\t`, `\n`, `\r` and `\\` escaped inside cells, never
@@ -5,8 +7,8 @@
 ///
 /// Columns: one per field; the photo is `photoBytes` and `photoSHA256`
 /// (`--photos hash`), those and `photoBase64` (`inline`), or nothing
-/// (`none`). Names (`tags`) are one cell, joined by `, `. Empty cells for
-/// missing values.
+/// (`none`). Names (`tags`) are one cell, joined by `, `; objects
+/// (`wears`) one cell of JSON text. Empty cells for missing values.
 ///
 /// With `spreadsheetSafe`, a text cell that a spreadsheet would run as a
 /// formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return)
@@ -19,6 +21,8 @@ struct DelimitedRecordWriter: RecordStreamWriter, ~Copyable {
     private let isTSV: Bool
     private let spreadsheetSafe: Bool
     private let photos: PhotoExport
+    /// `"name":` for each field's objects' keys (``objects(_:_:)``).
+    private let objectKeys: [[[UInt8]]]
     private var atRowStart = true
 
     var replacedCharacters: Int { 0 }
@@ -32,6 +36,7 @@ struct DelimitedRecordWriter: RecordStreamWriter, ~Copyable {
         separator = tabs ? 0x09 : UInt8(ascii: ",")
         self.spreadsheetSafe = spreadsheetSafe
         self.photos = photos
+        objectKeys = fields.map { $0.objectKeys.map { JSONRecordWriter.quoted($0) + [UInt8(ascii: ":")] } }
         header = fields.flatMap { field -> [String] in
             guard case .attribute(let index) = field.source, attributes[index].type == .binaryData else {
                 return [field.name]
@@ -110,9 +115,44 @@ struct DelimitedRecordWriter: RecordStreamWriter, ~Copyable {
         joined.withUTF8 { cell($0) }
     }
 
+    /// A list of objects (`wears`) is one cell of JSON text, as JSON
+    /// writes it (`[{"date":"2014-06-19T18:15:24Z","note":"gala"}]`):
+    /// a cell holds any text, and JSON says exactly what each value is,
+    /// so the import reads it back whole. No objects: `[]`, which an
+    /// import reads as "no history" (an empty cell leaves it alone).
     mutating func objects(_ field: Int, _ objects: [ExportObject]) {
-        // Refused when the fields are resolved: a list of objects has no cell.
-        separate()
+        guard !objects.isEmpty else {
+            // Most ties: no array to build.
+            separate()
+            return buffer.append("[]")
+        }
+        var json: [UInt8] = [UInt8(ascii: "[")]
+        let keys = objectKeys[field]
+        for (index, object) in objects.enumerated() {
+            json.append(contentsOf: index == 0 ? [UInt8(ascii: "{")] : [UInt8(ascii: ","), UInt8(ascii: "{")])
+            for (position, value) in object.enumerated() where position < keys.count {
+                if position > 0 { json.append(UInt8(ascii: ",")) }
+                json.append(contentsOf: keys[position])
+                switch value {
+                case nil: json.append(contentsOf: "null".utf8)
+                case .text(let text)?: json.append(contentsOf: JSONRecordWriter.quoted(text))
+                case .real(let number)?:
+                    json.append(contentsOf: (number.isFinite ? "\(number)" : "null").utf8)
+                case .integer(let number)?: json.append(contentsOf: "\(number)".utf8)
+                case .bool(let flag)?: json.append(contentsOf: (flag ? "true" : "false").utf8)
+                case .date(let seconds)?:
+                    json.append(contentsOf: JSONRecordWriter.quoted(Self.isoDate(seconds)))
+                }
+            }
+            json.append(UInt8(ascii: "}"))
+        }
+        json.append(UInt8(ascii: "]"))
+        json.withUnsafeBufferPointer { cell($0) }
+    }
+
+    /// A date as every export writes one: whole seconds, UTC.
+    private static func isoDate(_ seconds: Double) -> String {
+        ISO8601.string(from: Date(timeIntervalSince1970: seconds.rounded(.down)))
     }
 
     mutating func endRecord() throws {

@@ -45,9 +45,9 @@ public struct ExportOptions: Sendable {
     public var format: ExportFormat
     public var photos: PhotoExport
     /// The fields to write, in this order, by export name (an attribute's
-    /// ``AttributeDescription/exportName``, `tags`, `wears`; see
-    /// ``Catalog/exportFieldNames``); nil for the format's default: every
-    /// field, but `wears` in CSV and TSV.
+    /// ``AttributeDescription/exportName``, `tags`, `timesWornBefore`,
+    /// `lastWornBefore`, `wears`; see ``Catalog/exportFieldNames``); nil
+    /// for every field, in every format.
     public var fields: [String]?
     /// CSV and TSV: defuse text cells a spreadsheet would run as a
     /// formula (see ``DelimitedRecordWriter``).
@@ -89,8 +89,6 @@ public struct ExportSummary: Sendable, Equatable {
 public struct ExportFieldError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case unknownField
-        /// A field that is a list of objects (`wears`) in CSV or TSV.
-        case notInFormat
         /// The same field twice, or no field at all.
         case invalidList
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// One field of an export: an attribute, the names of a named to-many
+/// One field of an export: an attribute, the baseline of a derived
+/// attribute, the names of a named to-many
 /// relationship (`tags`), or the objects of a to-many relationship that
 /// owns them (`wears`). Resolved from the declaration by
 /// ``EntityCodec/exportFields(_:format:)``.
@@ -8,6 +9,11 @@ struct ExportField: Sendable {
     enum Source: Sendable, Equatable {
         /// Position in the entity's attributes.
         case attribute(Int)
+        /// The baseline of the derived attribute at this position in the
+        /// entity's attributes (`timesWornBefore`: what `timesWorn` counted
+        /// before the history began), read from its `<name>_baseline`
+        /// column.
+        case baseline(Int)
         /// Position in ``EntityCodec/namedRelationships``.
         case names(Int)
         /// Position in ``EntityCodec/objectLists``.

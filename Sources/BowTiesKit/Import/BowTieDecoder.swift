@@ -30,6 +30,11 @@ struct DecodedRecord {
     /// changes only these. (Bits, not an array: no allocation per record
     /// on the import's fast path.)
     var present: UInt64
+    /// The baselines of derived attributes the record gives
+    /// (`timesWornBefore`, `lastWornBefore`), by attribute position,
+    /// validated by the attribute's rules. (Empty, no allocation, for a
+    /// file that has none.)
+    var baselines: [(index: Int, value: AttributeValue)] = []
     /// With ``BowTieDecoder/defersMissingValues``: the error for the
     /// required attributes the record leaves out, to throw if it turns out
     /// to be new (an update takes them from the stored record instead).
@@ -40,6 +45,11 @@ struct DecodedRecord {
     /// before, reset when missing.
     func gives(_ index: Int) -> Bool {
         index >= 64 || present & (1 << UInt64(index)) != 0
+    }
+
+    /// Whether the record gives the baseline of the attribute at `index`.
+    func givesBaseline(_ index: Int) -> Bool {
+        baselines.contains { $0.index == index }
     }
 
     /// The `imageName` as written, with where it was written.
@@ -125,6 +135,10 @@ struct BowTieDecoder {
     private let fileNameKeys: [String?]
     /// The relationships read as arrays of names.
     private let namedRelationships: [String]
+    /// The attributes whose baseline a record may give
+    /// (``AttributeDescription/baselineExportName``), by position; their
+    /// keys follow the owned relationships' in ``importKeys``.
+    private let baselineSlots: [Int]
     /// The positions of the attributes that label a record and derive
     /// its id, and of the primary key.
     private let keySlot: Int?
@@ -170,6 +184,14 @@ struct BowTieDecoder {
             owned.append((relationship, destination, inverse.name))
         }
         ownedRelationships = owned
+        var baselineSlots: [Int] = []
+        for (index, attribute) in entity.attributes.enumerated() where attribute.derivation != nil {
+            let key = attribute.baselineExportName
+            importKeys.append(
+                (key.utf8.count, key, entity.attributes.count + named.count + owned.count + baselineSlots.count))
+            baselineSlots.append(index)
+        }
+        self.baselineSlots = baselineSlots
         self.importKeys = importKeys
         namedRelationships = named
         types = entity.attributes.map(\.type)
@@ -220,6 +242,7 @@ struct BowTieDecoder {
         var names: [String: [String]] = [:]
         var photo: (source: PhotoSource, key: String, location: SourceLocation)?
         var children: [String: [Record]]?
+        var baselines: [(index: Int, value: AttributeValue)] = []
         /// Each owned object's relationship, place in the file and key,
         /// for validating it once the record's id is known.
         var unvalidated: [(relationship: Int, location: SourceLocation, key: String)] = []
@@ -233,6 +256,11 @@ struct BowTieDecoder {
             else {
                 noteUnknownKey(entry, warnings: &warnings)
                 if unknownKeys.count < 64 { unknownKeys.append(entry) }
+                continue
+            }
+            if index >= attributeCount + namedRelationships.count + ownedRelationships.count {
+                let slot = baselineSlots[index - attributeCount - namedRelationships.count - ownedRelationships.count]
+                baselines.append((slot, try baseline(of: entry, at: slot, failure: failure)))
                 continue
             }
             if index >= attributeCount + namedRelationships.count {
@@ -338,7 +366,27 @@ struct BowTieDecoder {
         }
         return DecodedRecord(
             tie: BowTie(record: record), photo: photo, children: children, location: item.location,
-            present: present, missingValues: missingValues)
+            present: present, baselines: baselines, missingValues: missingValues)
+    }
+
+    /// The baseline of the derived attribute at `slot` (`timesWornBefore`),
+    /// read by the attribute's type and checked by its rules.
+    private func baseline(
+        of entry: PropertyListDictionary.Entry, at slot: Int,
+        failure: (PropertyListDictionary.Entry, String) -> ImportError
+    ) throws -> AttributeValue {
+        let value: AttributeValue
+        do {
+            value = try Self.value(of: entry.item, for: types[slot], syntax: syntax)
+        } catch let error as DecodingFailure {
+            throw failure(entry, error.message)
+        }
+        if let broken = entity.attributes[slot].validationErrors(for: value, record: nil).first {
+            var error = failure(entry, broken.description)
+            error.validation = broken
+            throw error
+        }
+        return value
     }
 
     /// The photo a record gives: under the import key (`imageName`), a

@@ -236,6 +236,11 @@ private struct RecordImporter {
     /// What each SHA-256 a file gives for a photo (an export's
     /// `--photos hash`) stands for in the store, bounded likewise.
     var photoByHash: [String: NamedPhoto] = [:]
+    /// The files of the images folder by the SHA-256 of their bytes,
+    /// hashed the first time a photo given by its hash is in neither the
+    /// catalog nor a file named by the hash (restoring an export of
+    /// another catalog).
+    var photoFilesByHash: [String: String]?
     /// The action the import is recorded as in the undo history (nil for
     /// a store without one).
     let undoAction: Int64?
@@ -299,7 +304,7 @@ private struct RecordImporter {
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
         var record = try decoder.decode(item, number: number, warnings: &warnings)
-        if record.children != nil { try baselines(beside: &record) }
+        if record.children != nil || !record.baselines.isEmpty { try baselines(beside: &record) }
         var named: NamedPhoto?
         var readData: Data?
         switch record.photo?.source {
@@ -308,7 +313,7 @@ private struct RecordImporter {
         case .inline(let bytes)?:
             (named, readData) = try photo(inline: bytes, record)
         case .hash(let sha256)?:
-            named = try photo(hash: sha256)
+            (named, readData) = try photo(hash: sha256, record)
         case nil:
             break
         }
@@ -443,7 +448,7 @@ private struct RecordImporter {
             // not name.
             let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
             for (index, attribute) in codec.entity.attributes.enumerated()
-            where !record.gives(index) && attribute.type != .binaryData {
+            where !record.gives(index) && !record.givesBaseline(index) && attribute.type != .binaryData {
                 tie.record.values[index] =
                     attribute.derivation != nil ? baselines[index] : previous.record.values[index]
             }
@@ -455,6 +460,7 @@ private struct RecordImporter {
             // baseline, so that an export imported back changes nothing.
             for index in baselines.indices
             where codec.entity.attributes[index].derivation != nil && record.gives(index) && record.children == nil
+                && !record.givesBaseline(index)
                 && Self.sameToTheSecond(tie.record.values[index], previous.record.values[index])
             {
                 tie.record.values[index] = baselines[index]
@@ -468,7 +474,7 @@ private struct RecordImporter {
             // The file's counts are baselines: compared with the stored
             // baselines, the store's totals stand for them.
             for index in baselines.indices where codec.entity.attributes[index].derivation != nil {
-                if candidate.record.values[index] == baselines[index] {
+                if Self.sameToTheSecond(candidate.record.values[index], baselines[index]) {
                     candidate.record.values[index] = previous.record.values[index]
                 }
             }
@@ -565,8 +571,8 @@ private struct RecordImporter {
     private mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
         let path = unusedPhotoPaths.removeValue(forKey: info.sha256)
         guard info.storage == .external, !options.dryRun else { return }
-        // A photo found by its hash was stored before this import: its
-        // file is there already.
+        // A photo found by its hash in the catalog was stored before this
+        // import: its file is there already.
         if case .hash? = record.photo?.source, !insertedPhotos.contains(info.sha256) { return }
         let bytes: Data
         if let data {
@@ -599,7 +605,7 @@ private struct RecordImporter {
         let update = options.update
         let what: String
         if case .hash(let sha256)? = record.photo?.source {
-            what = "photo \(sha256.prefix(12))… is not in this catalog"
+            what = "photo \(sha256.prefix(12))… is not in this catalog nor in \(images.directory.path)"
         } else {
             what = "image \"\(record.imageName?.name ?? "")\" not found (tried \(tried.joined(separator: ", ")))"
         }
@@ -631,43 +637,84 @@ private struct RecordImporter {
     }
 
     /// "The photo with this SHA-256": the catalog's, if it holds it;
+    /// else a file of the images folder with those bytes (named by the
+    /// hash, as a catalog's photo folder names them, or any name: see
+    /// ``photoFilesByHash``), stored as an image name's would be;
     /// otherwise missing (a warning, as for a missing image file).
     ///
     /// Records share photos, so each hash is looked up once
     /// (``photoByHash``); a photo this import adds clears what was known.
-    private mutating func photo(hash sha256: String) throws -> NamedPhoto {
-        if let known = photoByHash[sha256] { return known }
-        let named: NamedPhoto
+    ///
+    /// - Returns: The outcome, and the bytes when they were read for this
+    ///   record.
+    private mutating func photo(hash sha256: String, _ record: DecodedRecord) throws -> (NamedPhoto, Data?) {
+        if let known = photoByHash[sha256] { return (known, nil) }
+        var named: NamedPhoto
+        var data: Data?
         if let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
             arguments: [sha256])
         {
             let external: Bool = row[1]
             named = .stored(PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline))
+        } else if let path = photoFile(sha256) {
+            let bytes: Data
+            do {
+                bytes = try ImageResolver.read(path)
+            } catch {
+                throw imageError(error.message, record)
+            }
+            guard bytes.sha256Hex == sha256 else {
+                throw imageError("image \(path) changed while it was being imported", record)
+            }
+            let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
+            if isNew { addedPhoto(info.sha256) }
+            if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }
+            named = .stored(info)
+            data = bytes
         } else {
             named = .missing(tried: [])
         }
         if photoByHash.count >= Self.photoCacheLimit { photoByHash.removeAll(keepingCapacity: true) }
         photoByHash[sha256] = named
-        return named
+        return (named, data)
+    }
+
+    /// The file of the images folder whose bytes have this SHA-256: the
+    /// one named by the hash (a catalog's photo folder), else one found
+    /// by ``photoFilesByHash``.
+    private mutating func photoFile(_ sha256: String) -> String? {
+        if case .found(let path)? = try? images.resolve(sha256) { return path }
+        if photoFilesByHash == nil { photoFilesByHash = images.filesByHash() }
+        return photoFilesByHash?[sha256]
     }
 
     // MARK: Owned objects (the wear history)
 
     /// Turns the totals of the attributes derived from the record's
     /// history (`timesWorn`, `lastWorn`) into the baselines the store
-    /// keeps beside it: the total less the history's count; the latest
-    /// date only when it is later than the history's. A record without
-    /// the total counts its history only.
+    /// keeps beside it.
     ///
-    /// - Throws: ``ImportError`` when a count is smaller than its history.
+    /// A baseline the record gives (`timesWornBefore`, `lastWornBefore`,
+    /// as exports write them) is taken as it is; with the history beside
+    /// it, the record's total must be what the two make. Otherwise (a
+    /// file from before exports wrote baselines): the total less the
+    /// history's count; the latest date only when it is later than the
+    /// history's. A record without the total counts its history only.
+    ///
+    /// - Throws: ``ImportError`` when a count is smaller than its history,
+    ///   or a total is not what its baseline and history make.
     private mutating func baselines(beside record: inout DecodedRecord) throws {
-        guard let children = record.children else { return }
         let attributes = codec.entity.attributes
         for (index, attribute) in attributes.enumerated() {
-            guard let derivation = attribute.derivation, let history = children[derivation.relationship] else {
+            guard let derivation = attribute.derivation else { continue }
+            let history = record.children?[derivation.relationship]
+            if let given = record.baselines.first(where: { $0.index == index })?.value {
+                if let history, record.gives(index) { try checkTotal(of: index, in: record, given, history) }
+                record.tie.record.values[index] = given
                 continue
             }
+            guard let history else { continue }
             switch derivation {
             case .count:
                 guard record.gives(index), case .integer(let total)? = record.tie.record.values[index] else {
@@ -691,6 +738,46 @@ private struct RecordImporter {
                 }
             }
         }
+    }
+
+    /// Checks that the total a record gives for the derived attribute at
+    /// `index` is what its baseline and history make (dates to the whole
+    /// second, as files write them).
+    /// - Throws: ``ImportError`` naming the three.
+    private func checkTotal(
+        of index: Int, in record: DecodedRecord, _ baseline: AttributeValue, _ history: [Record]
+    ) throws {
+        let attribute = codec.entity.attributes[index]
+        let total = record.tie.record.values[index]
+        let expected: AttributeValue?
+        switch attribute.derivation {
+        case .count?:
+            guard case .integer(let count) = baseline else { return }
+            expected = .integer(count + Int64(history.count))
+        case .latest(_, let name)?:
+            var latest: Date?
+            if case .date(let date) = baseline { latest = date }
+            for child in history {
+                if case .date(let date)? = child[name], latest.map({ date > $0 }) ?? true { latest = date }
+            }
+            expected = latest.map(AttributeValue.date)
+        case nil:
+            return
+        }
+        guard !Self.sameToTheSecond(total, expected) else { return }
+        let relationship = attribute.derivation.map { $0.relationship } ?? ""
+        let before = "\(attribute.baselineExportName) \(baseline.messageText)"
+        let made: String
+        if case .count? = attribute.derivation {
+            made = "\(before) plus the \(history.count) listed in \(relationship) make"
+        } else {
+            made = "the latest of \(before) and the dates in \(relationship) is"
+        }
+        throw ImportError(
+            location: record.location, recordNumber: number, record: record.tie.label,
+            field: attribute.exportName,
+            message: "\(attribute.name) is \(total.map(\.messageText) ?? "none"), but \(made) "
+                + (expected.map(\.messageText) ?? "none"))
     }
 
     /// Stores the record's owned objects, linked to it.
@@ -733,12 +820,22 @@ private struct RecordImporter {
                 sql: childCodec.selection
                     + " WHERE \"\(childCodec.entity.tableName)\".\"\(column.name)\" = ?",
                 arguments: [previous.id.uuidString]
-            ).map { try childCodec.decode($0).values.map { $0.map { "\($0)" } ?? "" } }
-            let given = objects.map { $0.values.map { $0.map { "\($0)" } ?? "" } }
+            ).map { try childCodec.decode($0).values.map(Self.secondsText) }
+            let given = objects.map { $0.values.map(Self.secondsText) }
             func key(_ values: [String]) -> String { values.joined(separator: "\u{1F}") }
             if stored.map(key).sorted() != given.map(key).sorted() { return true }
         }
         return false
+    }
+
+    /// A value as text for ``historyDiffers(_:_:)``; a date to the whole
+    /// second, as files write it (a wear recorded now has a fraction).
+    private static func secondsText(_ value: AttributeValue?) -> String {
+        guard let value else { return "" }
+        if case .date(let date) = value {
+            return "\(Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)))"
+        }
+        return "\(value)"
     }
 
     private func childCodec(_ name: String) -> (EntityCodec, String)? {

@@ -144,6 +144,28 @@ struct ImageResolver {
         return data
     }
 
+    /// Every photo file directly in the folder, by the SHA-256 of its
+    /// bytes (the first name, in name order, for bytes two files share):
+    /// how a photo an export gives by its hash alone is found among the
+    /// images it was made from. Each name passes ``resolve(_:)``'s
+    /// checks; a name that fails them, or cannot be read, is skipped.
+    /// At most ``maximumHashedFiles`` files are hashed.
+    func filesByHash() -> [String: String] {
+        guard canonicalDirectory != nil,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path)
+        else { return [:] }
+        var files: [String: String] = [:]
+        for name in names.sorted().prefix(Self.maximumHashedFiles) where !name.hasPrefix(".") {
+            guard case .found(let path)? = try? resolve(name), let bytes = try? Self.read(path) else { continue }
+            let sha256 = bytes.sha256Hex
+            if files[sha256] == nil { files[sha256] = path }
+        }
+        return files
+    }
+
+    /// How many files ``filesByHash()`` reads at most.
+    static let maximumHashedFiles = 10_000
+
     static func realPath(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }

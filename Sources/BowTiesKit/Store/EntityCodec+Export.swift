@@ -38,7 +38,14 @@ extension EntityCodec {
     }
 
     /// Every field an export can write, in order: the attributes, the
-    /// named relationships, then the object lists.
+    /// named relationships, the baselines of the derived attributes, then
+    /// the object lists.
+    ///
+    /// A derived attribute's baseline is its export name and `Before`
+    /// (`timesWornBefore`, `lastWornBefore`): what the total was before
+    /// the history began. With the history (`wears`) it is what an import
+    /// needs to restore the record exactly; the total alone cannot tell
+    /// a baseline date from a wear's.
     var allExportFields: [ExportField] {
         var fields = entity.attributes.indices.map {
             ExportField(name: entity.attributes[$0].exportName, source: .attribute($0))
@@ -46,6 +53,10 @@ extension EntityCodec {
         for (index, named) in namedRelationships.enumerated() {
             fields.append(
                 ExportField(name: named.relationship.importKey ?? named.relationship.name, source: .names(index)))
+        }
+        for index in entity.attributes.indices where entity.attributes[index].derivation != nil {
+            fields.append(
+                ExportField(name: entity.attributes[index].baselineExportName, source: .baseline(index)))
         }
         for (index, list) in objectLists.enumerated() {
             fields.append(
@@ -56,18 +67,14 @@ extension EntityCodec {
         return fields
     }
 
-    /// The fields `names` asks for, in that order; nil for the format's
-    /// default: every field, but for CSV and TSV no object list (a cell
-    /// cannot hold one).
+    /// The fields `names` asks for, in that order; nil for every field
+    /// (CSV and TSV write an object list as one cell of JSON text).
     ///
     /// - Throws: ``ExportFieldError`` for an unknown field (with the
-    ///   closest name), an object list in CSV or TSV, a repeated field or
-    ///   an empty list.
+    ///   closest name), a repeated field or an empty list.
     func exportFields(_ names: [String]?, format: ExportFormat) throws -> [ExportField] {
         let all = allExportFields
-        guard let names else {
-            return format.isStructured ? all : all.filter { if case .objects = $0.source { false } else { true } }
-        }
+        guard let names else { return all }
         let known = all.map(\.name)
         guard !names.isEmpty else {
             throw ExportFieldError(
@@ -85,13 +92,6 @@ extension EntityCodec {
                     message: "unknown field \"\(name)\""
                         + (suggestion.map { "; did you mean \"\($0)\"?" } ?? "")
                         + " (fields: \(known.joined(separator: ", ")))")
-            }
-            if case .objects = field.source, !format.isStructured {
-                throw ExportFieldError(
-                    kind: .notInFormat, field: name,
-                    message:
-                        "\(name) is a list of objects, which \(format.rawValue.uppercased()) cannot hold: use --format json, jsonl or plist"
-                )
             }
             if fields.contains(where: { $0.name == name }) {
                 throw ExportFieldError(kind: .invalidList, field: name, message: "--fields names \"\(name)\" twice")
@@ -124,6 +124,8 @@ extension EntityCodec {
                     selected += ["\(alias).byteCount", "\(alias).external"]
                     if photoBytes { selected.append("\(alias).data") }
                 }
+            case .baseline(let index):
+                selected.append("\(table).\"\(entity.attributes[index].baselineColumnName)\"")
             case .names(let index):
                 selected.append(Self.namesSubquery(namedRelationships[index], key: key))
             case .objects(let index):

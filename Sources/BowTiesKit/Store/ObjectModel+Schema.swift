@@ -17,6 +17,11 @@ extension AttributeDescription {
     /// The column that holds a derived attribute's baseline.
     var baselineColumnName: String { name + "_baseline" }
 
+    /// The name exports and imports give a derived attribute's baseline:
+    /// `timesWornBefore`, what `timesWorn` counted before the history
+    /// began.
+    var baselineExportName: String { exportName + "Before" }
+
     /// The SQL type of the column.
     var sqlType: String {
         switch type {

@@ -59,6 +59,15 @@ final class ByteStream {
 
     private let chunkCapacity: Int
 
+    /// Reads `bytes` from memory and nothing else (a cell of a CSV file
+    /// that holds JSON), counting lines and columns from `location`.
+    convenience init(bytes: [UInt8], at location: SourceLocation) {
+        self.init(descriptor: -1, file: location.file, prefix: bytes)
+        atEnd = true
+        line = location.line
+        column = location.column
+    }
+
     deinit {
         buffer.deallocate()
     }

@@ -15,7 +15,7 @@ extension BowTies {
                 CSV (the default) per RFC 4180 (UTF-8, CRLF line ends), a header row, then one \
                 row per tie: \(Catalog.csvColumns.joined(separator: ", ")). lastWorn is ISO 8601 \
                 UTC, tintColor #RRGGBB, photoBytes and photoSHA256 describe the photo, tags are \
-                joined by ", ". TSV has the same columns, tab-separated with LF line ends; a tab, \
+                joined by ", ", wears is JSON text (as in JSON). TSV has the same columns, tab-separated with LF line ends; a tab, \
                 line feed, carriage return or backslash in a cell is written \\t, \\n, \\r or \\\\.
 
                 JSON (--format json, or --json) is an array of one object per tie, one object \
@@ -23,7 +23,10 @@ extension BowTies {
                 every field, null when it has no value: \
                 \(Catalog.exportFieldNames.joined(separator: ", ")). Dates are ISO 8601 UTC \
                 (2014-06-19T18:15:24Z), colours #RRGGBB, tags an array of names, wears an array \
-                of {"date", "note"} objects, oldest first. A property list (plist) is Apple's XML \
+                of {"date", "note"} objects, oldest first. timesWornBefore and lastWornBefore \
+                are the counts before the history began (timesWorn is timesWornBefore plus the \
+                wears; lastWorn the latest of lastWornBefore and the wears' dates): with them, \
+                an import restores the tie exactly. A property list (plist) is Apple's XML \
                 format: an array of one dict per tie with the same keys, less those with no value \
                 (a property list has no null). XML 1.0 cannot hold control characters other than \
                 tab, line feed and carriage return: each is written as U+FFFD, and export says \
@@ -34,7 +37,13 @@ extension BowTies {
                 property lists; inline writes its bytes, read and checked, as a Base64 string in \
                 JSON, <data> in a property list, and an extra photoBase64 column in CSV and TSV; \
                 none leaves photos out (null in JSON, no column in CSV and TSV). --fields a,b,c \
-                writes those fields only, in that order (wears not in CSV and TSV).
+                writes those fields only, in that order.
+
+                Every format imports back (bowties import): into the same catalog, every tie is \
+                unchanged; into another, the same ties. Photos travel with inline; with hash, \
+                the catalog imported into must hold them, or --images DIR (a catalog's photo \
+                folder, or the images they came from) must have them; with none, an import \
+                restores no photo (new ties have none, updated ones keep theirs).
 
                 Cells are exactly what the catalog holds, so an export reads back unchanged. \
                 If a CSV file is for a spreadsheet and its text comes from others, add \
@@ -77,12 +86,14 @@ extension BowTies {
             // A closed pipe must end the writing with EPIPE, quietly, not kill it.
             signal(SIGPIPE, SIG_IGN)
             let count: Int
+            var withoutPhotos = false
             if let exportFormat = outputFormat.exportFormat {
                 var exportOptions = format.exportOptions(exportFormat)
                 exportOptions.spreadsheetSafe = spreadsheetSafe
                 let summary = try catalog.export(to: destination, query: selection, options: exportOptions)
                 Self.warnAboutReplacements(summary)
                 count = summary.count
+                withoutPhotos = exportOptions.photos == .none && (exportOptions.fields?.contains("photo") ?? true)
             } else {
                 let file = try output.map { try ExportOutput(file: URL(fileURLWithPath: $0)) } ?? ExportOutput()
                 let table = BowTieTable(catalog: catalog, selection: selection, order: .added, reverse: false)
@@ -94,6 +105,13 @@ extension BowTies {
             }
             if let output {
                 Terminal.standardError.write("Exported \(count) bow tie\(count == 1 ? "" : "s") to \(output).\n")
+                if withoutPhotos {
+                    // Said once, here, rather than by the import of every
+                    // record: the file cannot bring photos back.
+                    Terminal.standardError.write(
+                        "Without photos (--photos none): importing it restores none; "
+                            + "ties already in a catalog keep theirs.\n")
+                }
             }
         }
 

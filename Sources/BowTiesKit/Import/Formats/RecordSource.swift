@@ -50,8 +50,12 @@ final class BinaryRecordSource: RecordSource {
 /// - Named relationships: names separated by commas (`formal, silk`),
 ///   as the export joins them.
 /// - The photo: a `<name>SHA256` column gives "the photo with this
-///   hash" (the catalog must hold it); a column named like the photo
-///   attribute's export name holds Base64 bytes.
+///   hash" (the catalog must hold it); a `<name>Base64` column (an
+///   export's `--photos inline`) or a column named like the photo
+///   attribute's export name holds Base64 bytes, and then the hash
+///   column is only informative.
+/// - Owned objects (`wears`): a cell of JSON text, an array of objects,
+///   as the export writes it.
 final class CSVRecordSource: RecordSource {
     private let reader: CSVReader
     private var columns: [Column] = []
@@ -65,6 +69,8 @@ final class CSVRecordSource: RecordSource {
         case names(String)
         /// The SHA-256 of the photo attribute with this export name.
         case photoHash(String)
+        /// Objects of an owned relationship, as JSON text, under this key.
+        case objects(String)
         /// Its size: informative, not read.
         case ignored
     }
@@ -78,11 +84,19 @@ final class CSVRecordSource: RecordSource {
             if attribute.type == .binaryData {
                 byName[attribute.exportName + "SHA256"] = .photoHash(attribute.exportName)
                 byName[attribute.exportName + "Bytes"] = .ignored
+                byName[attribute.exportName + "Base64"] = .key(attribute.exportName)
             }
+            if attribute.derivation != nil { byName[attribute.baselineExportName] = .key(attribute.baselineExportName) }
         }
         for relationship in model.namedRelationships(of: entity) {
             let key = relationship.importKey ?? relationship.name
             byName[key] = .names(key)
+        }
+        for relationship in entity.relationships
+        where relationship.importKey == nil && relationship.isToMany
+            && model.linkColumn(inverseOf: relationship) != nil
+        {
+            byName[relationship.name] = .objects(relationship.name)
         }
         self.byName = byName
         names = CSVColumnNames(byName.keys.sorted())
@@ -108,6 +122,11 @@ final class CSVRecordSource: RecordSource {
                         at: field.location)
                 }
                 columns.append(byName[name] ?? .key(field.text))
+            }
+            // The photo's bytes, when given, are the photo; its hash then
+            // only describes them.
+            for case .key(let key) in columns {
+                columns = columns.map { if case .photoHash(key) = $0 { .ignored } else { $0 } }
             }
         }
         guard let row = try reader.nextRow() else { return nil }
@@ -135,6 +154,21 @@ final class CSVRecordSource: RecordSource {
                     .init(key: "sha256", keyLocation: location, item: .init(.string(field.text), at: location))
                 ])
                 entries.append(.init(key: key, keyLocation: location, item: .init(.dictionary(description), at: location)))
+            case .objects(let key):
+                // `null`, as in JSON, gives no value.
+                let value: PropertyListItem?
+                do {
+                    value = try JSONReader.value(in: field.text, at: location)
+                } catch {
+                    // The reader speaks of a file; here it read one cell.
+                    var error = error
+                    error.message =
+                        "the \(key) cell is not JSON text (as export writes it: [{\"date\": ...}]): "
+                        + error.message.replacingOccurrences(of: "the file ends", with: "the cell ends")
+                    throw error
+                }
+                guard let value else { continue }
+                entries.append(.init(key: key, keyLocation: location, item: value))
             case .ignored:
                 continue
             }
