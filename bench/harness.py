@@ -160,9 +160,12 @@ LABELS = {
     "bowties-count": "`bowties count searchKey:=KEY`",
     "sqlite-count": "`sqlite3 STORE \"SELECT count(*) FROM bowtie WHERE searchKey = KEY\"`",
     "bowties-history": "`bowties history KEY`",
-    "sqlite-history": "`sqlite3 STORE \"SELECT date, note FROM wear WHERE bowTie_id = (...KEY) ORDER BY date DESC, pk DESC\"`",
-    "bowties-complete": f"`bowties ---completion show -- positional@0 4 1 bowties show --store STORE {COMPLETION_PREFIX}`",
-    "sqlite-complete": f"`sqlite3 STORE \"SELECT DISTINCT searchKey ... LIKE '{COMPLETION_PREFIX}%' ... LIMIT {COMPLETION_LIMIT}\"`",
+    "sqlite-history": ("`sqlite3 STORE \"SELECT date, note FROM wear WHERE bowTie_id = (...KEY)"
+                       " ORDER BY date DESC, pk DESC\"`"),
+    "bowties-complete": ("`bowties ---completion show -- positional@0 4 1 bowties show --store STORE "
+                         f"{COMPLETION_PREFIX}`"),
+    "sqlite-complete": (f"`sqlite3 STORE \"SELECT DISTINCT searchKey ... LIKE '{COMPLETION_PREFIX}%' ..."
+                        f" LIMIT {COMPLETION_LIMIT}\"`"),
     "bowties-version": "`bowties --version`",
     "bowties-help": "`bowties --help`",
     "floor": "`bench/floor`: static Swift, imports Foundation, prints one line",
@@ -664,12 +667,12 @@ def measure_point_commands(figures, store, key, options, binaries):
     def sqlite(sql, **values):
         return ["sqlite3", store, sql.format(key=key, **values)]
 
-    def logged(names, note=""):
+    def logged(names):
         for name in names:
             result = figures[name]
             if result.ok:
                 log(f"  {count:>9,} {name:<17} median {result.wall * 1000:6.1f} ms of {runs}, "
-                    f"{result.peak / 1024:.1f} MiB{note}")
+                    f"{result.peak / 1024:.1f} MiB")
 
     completion, environment, offered = completion_call(bowties, store, COMPLETION_PREFIX)
     if not isinstance(completion, str):
@@ -1168,7 +1171,7 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
     lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
-              f"(see per-size counts below), {options.short_runs} for the point commands and each of their floors. "
+              f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
               "Spread is the fastest and slowest run divided by the median. CPU is user + system "
               "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
               f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
