@@ -48,6 +48,49 @@ SQLITE_EXPORT_SQL = (
 )
 SQLITE_SHOW_SQL = "SELECT * FROM bowtie WHERE searchKey='{key}'"
 
+# The point commands at their floor (issue 21): each bowties command next
+# to the sqlite3 shell running the SQL that does the same work on the same
+# store ({key}: the tie in the middle of the file). The writes run with
+# the settings of bowties' own connection: foreign keys on (GRDB's default,
+# so the wear's link to its tie is checked) and `synchronous = NORMAL`
+# (Catalog.swift); WAL is the store's own mode. The triggers then do for
+# the shell what they do for bowties: a wear updates timesWorn and
+# lastWorn. bowties also logs each change for `undo`; the shell does not,
+# and that work is part of what the ratio measures.
+SQLITE_WRITE_SETTINGS = "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; "
+SQLITE_WEAR_SQL = SQLITE_WRITE_SETTINGS + (
+    "INSERT INTO wear (date, note, bowTie_id)"
+    " SELECT (julianday('now') - 2440587.5) * 86400.0, NULL, id FROM bowtie WHERE searchKey='{key}'")
+SQLITE_RATE_SQL = SQLITE_WRITE_SETTINGS + "UPDATE bowtie SET rating = {rating} WHERE searchKey='{key}'"
+SQLITE_FAVORITE_SQL = SQLITE_WRITE_SETTINGS + "UPDATE bowtie SET isFavorite = {flag} WHERE searchKey='{key}'"
+# `count searchKey:=KEY` compiles to `("bowtie"."searchKey" = ?)`: the
+# UNIQUE index on searchKey (rating, the issue's example, has no index).
+SQLITE_COUNT_SQL = "SELECT count(*) FROM bowtie WHERE searchKey = '{key}'"
+# `history KEY`'s wears, in its order (the tie and its baseline are one
+# more indexed row).
+SQLITE_HISTORY_SQL = ("SELECT date, note FROM wear WHERE bowTie_id = (SELECT id FROM bowtie WHERE searchKey='{key}')"
+                      " ORDER BY date DESC, pk DESC")
+# The completion of keys at `bowties show --store STORE R<Tab>`: the query
+# of Catalog.searchKeys(startingWith:limit:), through the NOCASE index.
+COMPLETION_PREFIX = "R"
+COMPLETION_LIMIT = 200
+SQLITE_COMPLETION_SQL = ("SELECT DISTINCT searchKey FROM bowtie WHERE searchKey LIKE '{prefix}%' ESCAPE '\\'"
+                         " ORDER BY searchKey COLLATE NOCASE LIMIT {limit}")
+# (bowties command, its floor, what the target calls it): at most
+# POINT_LIMIT times the floor's median, whole process, in the same run.
+POINT_LIMIT = 2.0
+POINT_PAIRS = [
+    ("bowties-show", "sqlite-show", "`show`"),
+    ("bowties-wear", "sqlite-wear", "`wear`"),
+    ("bowties-rate", "sqlite-rate", "`rate`"),
+    ("bowties-favorite", "sqlite-favorite", "`favorite`"),
+    ("bowties-count", "sqlite-count", "`count searchKey:=KEY`"),
+    ("bowties-history", "sqlite-history", "`history`"),
+    ("bowties-complete", "sqlite-complete", f"completion of keys (`show {COMPLETION_PREFIX}<Tab>`)"),
+    ("bowties-version", "floor", "`--version`"),
+    ("bowties-help", "floor", "`--help`"),
+]
+
 # The formats section's lower bounds, on the same rows and columns as
 # bowties writes (unformatted, as SQLITE_EXPORT_SQL): JSON with the photo's
 # place, the tags and the wear history as JSON arrays; the table with the
@@ -109,6 +152,23 @@ LABELS = {
     "bowties-show": "`bowties show KEY`",
     "sqlite-show": "`sqlite3 STORE \"SELECT * ... WHERE searchKey=KEY\"`",
     "bowties-wear": "`bowties wear KEY`",
+    "sqlite-wear": "`sqlite3 STORE \"INSERT INTO wear ... WHERE searchKey=KEY\"`",
+    "bowties-rate": "`bowties rate KEY 4`, then `3`",
+    "sqlite-rate": "`sqlite3 STORE \"UPDATE bowtie SET rating = 4 WHERE searchKey=KEY\"`, then `= 3`",
+    "bowties-favorite": "`bowties favorite KEY`, then `--off`",
+    "sqlite-favorite": "`sqlite3 STORE \"UPDATE bowtie SET isFavorite = 1 WHERE searchKey=KEY\"`, then `= 0`",
+    "bowties-count": "`bowties count searchKey:=KEY`",
+    "sqlite-count": "`sqlite3 STORE \"SELECT count(*) FROM bowtie WHERE searchKey = KEY\"`",
+    "bowties-history": "`bowties history KEY`",
+    "sqlite-history": ("`sqlite3 STORE \"SELECT date, note FROM wear WHERE bowTie_id = (...KEY)"
+                       " ORDER BY date DESC, pk DESC\"`"),
+    "bowties-complete": ("`bowties ---completion show -- positional@0 4 1 bowties show --store STORE "
+                         f"{COMPLETION_PREFIX}`"),
+    "sqlite-complete": (f"`sqlite3 STORE \"SELECT DISTINCT searchKey ... LIKE '{COMPLETION_PREFIX}%' ..."
+                        f" LIMIT {COMPLETION_LIMIT}\"`"),
+    "bowties-version": "`bowties --version`",
+    "bowties-help": "`bowties --help`",
+    "floor": "`bench/floor`: static Swift, imports Foundation, prints one line",
     "bowties-export": "`bowties export --output F`",
     "sqlite-export": "`sqlite3 -csv -header STORE \"SELECT ...\" > F`",
     "python-export": "Python csv module (csv_export.py)",
@@ -184,7 +244,8 @@ def parse_options(argv):
     parser.add_argument("--runs-at", metavar="SIZE=K", action="append", type=runs_at_argument,
                         default=[], help="runs at one size, e.g. --runs-at 1M=1")
     parser.add_argument("--short-runs", metavar="K", type=int, default=21,
-                        help="runs for show, wear and the sqlite3 point query (default 21)")
+                        help="runs for the point commands (show, wear, rate, favorite, count, history, "
+                        "completion, --version, --help) and each of their floors (default 21)")
     parser.add_argument("--skip-slow", action="store_true",
                         help="skip the Python and Foundation imports above 100,000 records")
     parser.add_argument("--quick", action="store_true",
@@ -262,8 +323,10 @@ class Run:
         self.wall, self.rss, self.cpu, self.status, self.stderr = wall, rss, cpu, status, stderr
 
 
-def spawn(command, stdout_path=os.devnull):
+def spawn(command, stdout_path=os.devnull, environment=None):
     """Runs `command` and returns its Run, without RSS or CPU time.
+
+    `environment`: variables to add to this process's for the command.
 
     posix_spawn + wait4: the wall clock covers the whole process. wait4's
     peak RSS is not returned: a child spawned from this Python process
@@ -277,7 +340,8 @@ def spawn(command, stdout_path=os.devnull):
             (os.POSIX_SPAWN_DUP2, errors.fileno(), 2),
         ]
         start = time.perf_counter()
-        pid = os.posix_spawnp(command[0], command, os.environ, file_actions=actions)
+        pid = os.posix_spawnp(command[0], command, dict(os.environ, **(environment or {})),
+                              file_actions=actions)
         _, status, _ = os.wait4(pid, 0)
         wall = time.perf_counter() - start
         errors.seek(0)
@@ -285,14 +349,14 @@ def spawn(command, stdout_path=os.devnull):
     return Run(wall, None, None, os.waitstatus_to_exitcode(status), stderr)
 
 
-def timed(command, stdout_path=os.devnull):
+def timed(command, stdout_path=os.devnull, environment=None):
     """Runs `command` under /usr/bin/time -v and returns its Run.
 
     The RSS and the CPU time (user + system) are /usr/bin/time's; the wall
     time is our own clock around it (finer than time's 10 ms).
     """
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        run = spawn(["/usr/bin/time", "-v", "-o", report.name] + command, stdout_path)
+        run = spawn(["/usr/bin/time", "-v", "-o", report.name] + command, stdout_path, environment)
         text = report.read()
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
     user = re.search(r"User time \(seconds\): ([\d.]+)", text)
@@ -319,23 +383,40 @@ def record(result, measured, what, wall=True, rss=True):
     return True
 
 
-def measure_short(results, commands, runs):
+def measure_short(results, commands, runs, environments=None):
     """Short commands, interleaved: wall from `runs` plain runs each.
+
+    In each run every command takes its turn, and the first turn rotates
+    from one run to the next, so that no command always follows the same
+    one. A command is a list, or a function that returns the next turn's
+    list (a pair that changes something at every turn, whichever side it
+    is: favourite on, then off). `environments`: variables to add, by name.
 
     The first few runs go through /usr/bin/time -v for the peak RSS only
     (they also warm the page cache); they are not timed, because time's
     own fork and exec would add a millisecond to a figure of a few.
     """
-    for name in commands:
+    names = list(commands)
+    for name in names:
         results[name] = Result()
+
+    def turn(name, measure):
+        command = commands[name]() if callable(commands[name]) else commands[name]
+        return measure(command, environment=(environments or {}).get(name))
+
     for run in range(min(3, runs)):
-        for name, command in commands.items():
+        for name in names[run % len(names):] + names[:run % len(names)]:
             if not results[name].failure:
-                record(results[name], timed(command), name, wall=False)
+                record(results[name], turn(name, timed), name, wall=False)
     for run in range(runs):
-        for name, command in commands.items():
+        for name in names[run % len(names):] + names[:run % len(names)]:
             if not results[name].failure:
-                record(results[name], spawn(command), name, rss=False)
+                record(results[name], turn(name, spawn), name, rss=False)
+
+
+def turns(result):
+    """How many times a command of measure_short ran and exited 0."""
+    return len(result.walls) + len(result.rss)
 
 
 def remove_store(path):
@@ -561,7 +642,7 @@ def measure_size(count, options, binaries):
         measure_point_commands(figures, store, key, options, binaries)
     else:
         # Figures without the history would answer another question.
-        for name in ("bowties-show", "sqlite-show", "bowties-wear"):
+        for name in {name for pair in POINT_PAIRS for name in pair[:2]}:
             figures[name] = Result()
             figures[name].failure = "no wear history: " + figures["checks"]["history"]["failure"]
     measure_exports(figures, store, runs, binaries)
@@ -569,28 +650,185 @@ def measure_size(count, options, binaries):
 
 
 def measure_point_commands(figures, store, key, options, binaries):
-    """show, the sqlite3 point query and wear, on a store with its history."""
-    count = figures["count"]
-    shows = {
-        "bowties-show": [binaries["bowties"], "show", key, "--store", store],
-        "sqlite-show": ["sqlite3", store, SQLITE_SHOW_SQL.format(key=key)],
-    }
-    measure_short(figures, shows, options.short_runs)
-    for name in shows:
-        if figures[name].ok:
-            log(f"  {count:>9,} {name:<14} median {figures[name].wall * 1000:6.1f} ms "
-                f"of {options.short_runs}, {figures[name].peak / 1024:.1f} MiB")
+    """The point commands next to their floors, on a store with its history.
 
-    # wear: each run is one more wear of the same tie.
-    before = query(store, "SELECT timesWorn FROM bowtie WHERE searchKey = ?", key)[0]
-    wear = [binaries["bowties"], "wear", key, "--store", store]
-    measure_short(figures, {"bowties-wear": wear}, options.short_runs)
-    after = query(store, "SELECT timesWorn FROM bowtie WHERE searchKey = ?", key)[0]
-    wears = len(figures["bowties-wear"].walls) + len(figures["bowties-wear"].rss)
-    figures["checks"]["wear_counted"] = (after - before, wears)
-    if figures["bowties-wear"].ok:
-        log(f"  {count:>9,} bowties-wear   median {figures['bowties-wear'].wall * 1000:6.1f} ms "
-            f"of {options.short_runs}; timesWorn went {before} -> {after}")
+    Each pair is measured on its own, interleaved (measure_short): show,
+    count, history and the completion of keys next to the sqlite3 shell's
+    query, `--version` and `--help` next to bench/floor, then the writes:
+    wear, rate and favorite next to the shell's statement. Before the
+    reads are timed, each pair's answers are compared once; after the
+    writes, the store must hold every wear of both sides.
+    """
+    count = figures["count"]
+    bowties = binaries["bowties"]
+    checks = figures["checks"]
+    runs = options.short_runs
+
+    def sqlite(sql, **values):
+        return ["sqlite3", store, sql.format(key=key, **values)]
+
+    def logged(names):
+        for name in names:
+            result = figures[name]
+            if result.ok:
+                log(f"  {count:>9,} {name:<17} median {result.wall * 1000:6.1f} ms of {runs}, "
+                    f"{result.peak / 1024:.1f} MiB")
+
+    completion, environment, offered = completion_call(bowties, store, COMPLETION_PREFIX)
+    if not isinstance(completion, str):
+        figures["completion_call"] = ["bowties"] + [
+            "STORE" if word == store else "bowties" if word == bowties else word for word in completion[1:]]
+    completion_sql = sqlite(SQLITE_COMPLETION_SQL, prefix=COMPLETION_PREFIX, limit=COMPLETION_LIMIT)
+    reads = [
+        ("bowties-show", [bowties, "show", key, "--store", store], "sqlite-show", sqlite(SQLITE_SHOW_SQL)),
+        ("bowties-count", [bowties, "count", f"searchKey:={key}", "--store", store],
+         "sqlite-count", sqlite(SQLITE_COUNT_SQL)),
+        ("bowties-history", [bowties, "history", key, "--store", store], "sqlite-history", sqlite(SQLITE_HISTORY_SQL)),
+        ("bowties-complete", completion, "sqlite-complete", completion_sql),
+    ]
+    answers = checks["answers"] = {}
+    for mine, command, theirs, query_ in reads:
+        if isinstance(command, str):
+            # The completion's call could not be read from the script.
+            for name in (mine, theirs):
+                figures[name] = Result()
+                figures[name].failure = command
+            log(f"    {mine}: FAILED ({command})")
+            continue
+        if mine != "bowties-show":  # show's text and the shell's row are not comparable
+            answers[mine] = same_answer(mine, command, query_,
+                                        environment if mine == "bowties-complete" else None, offered)
+        measure_short(figures, {mine: command, theirs: query_}, runs,
+                      {mine: environment} if mine == "bowties-complete" else None)
+        logged((mine, theirs))
+    for name, answer in answers.items():
+        if answer is not None:
+            log(f"    {name}: WRONG ANSWER ({answer})")
+
+    measure_short(figures, {"bowties-version": [bowties, "--version"], "bowties-help": [bowties, "--help"],
+                            "floor": [binaries["floor"]]}, runs)
+    logged(("bowties-version", "bowties-help", "floor"))
+
+    # wear: each turn of either side is one more wear of the same tie.
+    def worn():
+        return query(store, "SELECT timesWorn, (SELECT count(*) FROM wear WHERE bowTie_id = id)"
+                     " FROM bowtie WHERE searchKey = ?", key)
+
+    times_before, rows_before = worn()
+    measure_short(figures, {"bowties-wear": [bowties, "wear", key, "--store", store],
+                            "sqlite-wear": sqlite(SQLITE_WEAR_SQL)}, runs)
+    times_after, rows_after = worn()
+    wears = turns(figures["bowties-wear"]) + turns(figures["sqlite-wear"])
+    checks["wear_counted"] = (times_after - times_before, wears)
+    checks["wear_rows"] = (rows_after - rows_before, wears)
+    logged(("bowties-wear", "sqlite-wear"))
+    log(f"  {count:>9,} wears: timesWorn {times_before} -> {times_after}, rows {rows_before} -> {rows_after}, "
+        f"for {wears} turns")
+
+    # rate and favorite: every turn, whichever side takes it, changes the
+    # tie (the rating 4, 3, 4, ...; the mark on, off, on, ...). With one
+    # value the shell would write nothing after the first turn (SQLite
+    # leaves a page clean when a row is rewritten unchanged), while bowties
+    # still opens its write transaction and logs for undo.
+    def alternate(column, values, mine, theirs):
+        current = query(store, f"SELECT {column} FROM bowtie WHERE searchKey = ?", key)[0]
+        turn = [0 if current != values[0] else 1]
+
+        def side(make):
+            def command():
+                value = values[turn[0] % len(values)]
+                turn[0] += 1
+                return make(value)
+            return command
+
+        measure_short(figures, {mine[0]: side(mine[1]), theirs[0]: side(theirs[1])}, runs)
+        logged((mine[0], theirs[0]))
+        stored = query(store, f"SELECT {column} FROM bowtie WHERE searchKey = ?", key)[0]
+        return stored, values[(turn[0] - 1) % len(values)]
+
+    checks["rating"] = alternate(
+        "rating", (4, 3),
+        ("bowties-rate", lambda rating: [bowties, "rate", key, str(rating), "--store", store]),
+        ("sqlite-rate", lambda rating: sqlite(SQLITE_RATE_SQL, rating=rating)))
+    checks["favorite"] = alternate(
+        "isFavorite", (1, 0),
+        ("bowties-favorite", lambda flag: [bowties, "favorite", key, "--store", store] + ([] if flag else ["--off"])),
+        ("sqlite-favorite", lambda flag: sqlite(SQLITE_FAVORITE_SQL, flag=flag)))
+
+
+def same_answer(name, command, sqlite_command, environment, offered):
+    """Runs a read of bowties and its sqlite3 query once each; None when
+    they gave the same answer, else what differs.
+
+    count: the same number. history: one line per wear on both sides
+    (bowties adds the tie's title and a summary). The completion: the
+    same keys in the same order, and bash offered them all.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        mine, theirs = os.path.join(folder, "bowties"), os.path.join(folder, "sqlite3")
+        runs = spawn(command, mine, environment), spawn(sqlite_command, theirs)
+        if any(run.status != 0 for run in runs):
+            return "exit " + ", ".join(str(run.status) for run in runs)
+        with open(mine, "rb") as file:
+            mine = file.read().decode("utf-8", "replace").splitlines()
+        with open(theirs, "rb") as file:
+            theirs = file.read().decode("utf-8", "replace").splitlines()
+    if name == "bowties-count":
+        return None if mine == theirs else f"bowties {mine}, sqlite3 {theirs}"
+    if name == "bowties-history":
+        return None if len(mine) == len(theirs) + 2 else f"bowties {len(mine) - 2} wears, sqlite3 {len(theirs)}"
+    if name == "bowties-complete":
+        if mine != theirs:
+            return f"bowties offered {len(mine)} keys, sqlite3 {len(theirs)}, or in another order"
+        return None if offered == theirs else f"bash offered {len(offered)} of {len(theirs)} keys"
+    return None
+
+
+def completion_call(bowties, store, prefix):
+    """The call bash's completion makes at `bowties show --store STORE
+    PREFIX<Tab>`: (command, environment, what bash offered), or (reason,
+    None, None) when it cannot be read.
+
+    Read from the script itself: bash sources `bowties
+    --generate-completion-script bash` and completes that line, with the
+    first word a wrapper that writes down its arguments and the SAP_
+    variables ArgumentParser's script exports, then runs bowties. The
+    wrapper's path in the arguments becomes bowties' own.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        script = os.path.join(folder, "completion.bash")
+        wrapper = os.path.join(folder, "bowties")
+        arguments = os.path.join(folder, "arguments")
+        variables = os.path.join(folder, "variables")
+        with open(script, "w", encoding="utf-8") as file:
+            made = subprocess.run([bowties, "--generate-completion-script", "bash"], stdout=file,
+                                  stderr=subprocess.PIPE, text=True, check=False)
+        if made.returncode != 0:
+            return f"--generate-completion-script bash: exit {made.returncode}", None, None
+        with open(wrapper, "w", encoding="utf-8") as file:
+            file.write("#!/bin/bash\n"
+                       f"printf '%s\\0' \"$@\" >> '{arguments}'\n"
+                       f"env | grep '^SAP_' > '{variables}'\n"
+                       f"exec '{bowties}' \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        tab = ("source \"$1\"\n"
+               "COMP_WORDS=(\"$2\" show --store \"$3\" \"$4\"); COMP_CWORD=4\n"
+               "COMP_LINE=\"${COMP_WORDS[*]}\"; COMP_POINT=${#COMP_LINE}\n"
+               "_bowties \"$2\" \"$4\" \"$3\"\n"
+               "printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+        shell = subprocess.run(["bash", "-c", tab, "bash", script, wrapper, store, prefix],
+                               capture_output=True, text=True, check=False)
+        if shell.returncode != 0 or not os.path.exists(arguments):
+            return (f"bash completion: exit {shell.returncode}, no call to bowties: "
+                    f"{shell.stderr.strip()[:120]}"), None, None
+        with open(arguments, encoding="utf-8") as file:
+            calls = file.read().split("\0")[:-1]
+        with open(variables, encoding="utf-8") as file:
+            environment = dict(line.split("=", 1) for line in file.read().splitlines() if "=" in line)
+    if calls.count("---completion") != 1 or calls[0] != "---completion":
+        return f"bash completion: expected one `---completion` call, got {calls[:12]}", None, None
+    command = [bowties] + [bowties if word == wrapper else word for word in calls]
+    return command, environment, shell.stdout.splitlines()
 
 
 def measure_exports(figures, store, runs, binaries):
@@ -943,7 +1181,7 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
     lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
-              f"(see per-size counts below), {options.short_runs} for show, wear and the point query. "
+              f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
               "Spread is the fastest and slowest run divided by the median. CPU is user + system "
               "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
               f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
@@ -1009,15 +1247,45 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats
                              else f" (WRONG: expected {history['expected_rows']:,} wears)") + ".", ""]
             elif history:
                 lines += [f"History: FAILED ({history['failure']}).", ""]
-            lines += ["| command | wall (median) | spread | peak RSS |", "|---|---:|---:|---:|"]
-            for name in ("bowties-show", "sqlite-show", "bowties-wear"):
-                wall, sp, _, rss = cell(figures[name])
-                lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} |")
+            lines += ["Each bowties command next to its floor, the pair taking turns (the first turn rotating), "
+                      f"{options.short_runs} runs each: the sqlite3 shell running the same SQL on the same store "
+                      "(SQLITE_*_SQL in bench/harness.py; the writes with bowties' `foreign_keys = ON` and "
+                      "`synchronous = NORMAL`), or, for `--version` and `--help`, bench/floor, a static Swift "
+                      "program that imports Foundation and prints one line.", ""]
+            call = figures.get("completion_call")
+            if call:
+                lines += [f"The completion is the call bash's script makes at `bowties show --store STORE "
+                          f"{COMPLETION_PREFIX}<Tab>`: `{' '.join(call)}`.", ""]
+            lines += ["| command | wall (median) | spread | peak RSS | ÷ floor |", "|---|---:|---:|---:|---:|"]
+            shown = set()
+            for mine, floor, _ in POINT_PAIRS:
+                for name in (mine, floor):
+                    if name in shown or name not in figures:
+                        continue
+                    shown.add(name)
+                    wall, sp, _, rss = cell(figures[name])
+                    factor = times(ratio(figures[mine].wall, figures[floor].wall)) if name == mine else ""
+                    lines.append(f"| {LABELS[name]} | {wall} | {sp} | {rss} | {factor} |")
             lines.append("")
-            lines.append(f"show ÷ sqlite3 point query: "
-                         f"{times(ratio(figures['bowties-show'].wall, figures['sqlite-show'].wall))}.")
             worn, expected = checks.get("wear_counted", (None, None))
-            lines += [f"wear counted every run: {'yes' if worn == expected else f'no ({worn} of {expected})'}.", ""]
+            rows, _ = checks.get("wear_rows", (None, None))
+            sides = ", ".join(f"{side} {turns(figures[name])}" for side, name in
+                              (("bowties", "bowties-wear"), ("sqlite3", "sqlite-wear")) if name in figures)
+            lines.append(f"Every wear counted ({expected} turns: {sides}): "
+                         + ("yes" if worn == expected and rows == expected
+                            else f"NO (timesWorn +{worn}, rows in `wear` +{rows})") + ".")
+            for name, what in (("rating", "Rating"), ("favorite", "Favourite mark")):
+                if name in checks:
+                    stored, expected = checks[name]
+                    lines.append(f"{what} as the last turn left it: " + (
+                        "yes" if stored == expected else f"NO (stored {stored}, expected {expected})") + ".")
+            answers = checks.get("answers", {})
+            if answers:
+                labels = {mine: label for mine, _, label in POINT_PAIRS}
+                lines.append("The same answer from both sides, run once before the timed turns: " + ", ".join(
+                    f"{labels[name]} " + ("yes" if answer is None else f"NO ({answer})")
+                    for name, answer in answers.items()) + ".")
+            lines.append("")
         if "bowties-export" in figures:
             lines += ["### Export", "",
                       "| exporter | wall (median) | spread | CPU user+sys | peak RSS | time ÷ bowties |",
@@ -1243,6 +1511,26 @@ def targets(all_figures, warnings=None):
             wears = f", {history['rows']:,} wears" if history_holds(history) else ""
             rows.append((f"{label} ≤ 25 ms, whole process, with a history ({at(figures)}{wears})",
                          figure, verdict(ok)))
+    # Issue 21: each point command at most POINT_LIMIT× its floor, in the
+    # same run; against the sqlite3 shell only on a store whose history
+    # held (--version and --help do not open it).
+    for figures in all_figures:
+        history = figures["checks"].get("history")
+        wears = f", {history['rows']:,} wears" if history_holds(history) else ""
+        for mine, floor, label in POINT_PAIRS:
+            if mine not in figures or floor not in figures:
+                continue
+            a, b = figures[mine].wall, figures[floor].wall
+            r = ratio(a, b)
+            figure = "—" if r is None else f"{times(r)} ({seconds(a)} ÷ {seconds(b)})"
+            ok = None if r is None else r <= POINT_LIMIT
+            if floor == "floor":
+                against, where = "a static Swift program with Foundation", ""
+            else:
+                against, where = "the sqlite3 shell, same SQL", wears
+                if r is not None and not history_holds(history):
+                    figure, ok = f"{figure}, but the history did not hold", False
+            rows.append((f"{label} ≤ {POINT_LIMIT:g}× {against} ({at(figures)}{where})", figure, verdict(ok)))
     for figures in all_figures:
         if "bowties-export" not in figures:
             continue
@@ -1277,6 +1565,7 @@ def main(argv):
         "c": os.environ.get("IMPORT_C_BIN", os.path.join(WORK, "bin", "import-c")),
         "foundation": os.environ.get(
             "FOUNDATION_BIN", os.path.join(WORK, ".build-foundation", "release", "foundation-import")),
+        "floor": os.environ.get("FLOOR_BIN", os.path.join(WORK, "floor-build", "release", "floor")),
     }
     for name, path in binaries.items():
         if name != "bowties" and not options.records:
@@ -1315,7 +1604,10 @@ def main(argv):
     for figures in all_figures:
         checks = figures["checks"]
         worn, expected = checks.get("wear_counted", (0, 0))
-        failed = failed or checks.get("same_csv") is False or worn != expected
+        rows, _ = checks.get("wear_rows", (expected, expected))
+        failed = failed or checks.get("same_csv") is False or worn != expected or rows != expected
+        failed = failed or any(answer is not None for answer in checks.get("answers", {}).values())
+        failed = failed or any(len(set(checks.get(name, ()))) > 1 for name in ("rating", "favorite"))
         failed = failed or ("history" in checks and not history_holds(checks["history"]))
     if warnings:
         failed = failed or any(result.failure for result in (warnings["with"], warnings["without"]))
