@@ -56,6 +56,14 @@ struct BowTies: ParsableCommand {
                 return
             }
             let given = try extractingColorChoice(Array(CommandLine.arguments.dropFirst()))
+            if FastPath.isVersionRequest(given) {
+                Terminal.standardOutput.write((configuration.version) + "\n")
+                return
+            }
+            if var command = FastPath.command(for: given) {
+                try command.run()
+                return
+            }
             if let error = unknownCommand(in: given) { throw error }
             let arguments = argumentsWithSharedOptionsAfterCommand(given[...])
             var command = try parseReadingDashValues(arguments)

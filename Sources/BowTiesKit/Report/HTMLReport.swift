@@ -386,16 +386,7 @@ public struct HTMLReport {
 
     /// `today`, `3 days ago`, `2 years ago`.
     static func relative(_ date: Date, now: Date) -> String {
-        let days =
-            Int((now.timeIntervalSince1970 / 86_400).rounded(.down))
-            - Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        switch days {
-        case ..<0: return "in the future"
-        case 0: return "today"
-        case 1: return "yesterday"
-        case 2..<365: return "\(days) days ago"
-        default: return "\(days / 365) year\(days / 365 == 1 ? "" : "s") ago"
-        }
+        RelativeDate.words(for: date, now: now)
     }
 
     /// `1.2 MB`, `240 kB`, `812 bytes` (decimal units, as `ls -h --si`).

@@ -33,25 +33,13 @@ enum Output {
 
     /// `2014-06-19 18:15:24 UTC`.
     static func date(_ date: Date) -> String {
-        let iso = ISO8601.string(from: date)
-        return iso.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC")
+        let iso = ISO8601.string(from: date)  // 2014-06-19T18:15:24Z
+        return iso.prefix(10) + " " + iso.dropFirst(11).prefix(8) + " UTC"
     }
 
     /// `today`, `yesterday`, `12 days ago`, `in the future`.
     static func relative(_ date: Date, now: Date = Date()) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let days =
-            calendar.dateComponents(
-                [.day], from: calendar.startOfDay(for: date), to: calendar.startOfDay(for: now)
-            ).day ?? 0
-        switch days {
-        case ..<0: return "in the future"
-        case 0: return "today"
-        case 1: return "yesterday"
-        case 2..<365: return "\(days) days ago"
-        default: return "\(days / 365) year\(days / 365 == 1 ? "" : "s") ago"
-        }
+        RelativeDate.words(for: date, now: now)
     }
 
     /// `1 bow tie`, `7 bow ties`, `2 entries` (with `plural`).
