@@ -52,6 +52,22 @@ struct AddCommandTests {
         #expect(Set(added.keys) == Set(shown.keys))
     }
 
+    @Test("--photo of a text file is refused, exit 65, and no tie is added")
+    func photoThatIsNotAnImage() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let notes = try bowties.write("hello world\n", to: "notes.txt")
+        let before = try StoreSnapshot(storeURL: bowties.storeURL)
+        let result = try bowties.run("add", "--name", "Notes", "--key", "N", "--photo", notes.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr.hasPrefix("bowties: error: \(notes.path) is not an image (it starts with \"hello wo\")\n"),
+            "\(result)")
+        let after = try StoreSnapshot(storeURL: bowties.storeURL)
+        #expect(after == before, "\(after.difference(from: before))")
+    }
+
     @Test("--photo stores the photo as every photo is stored")
     func photo() throws {
         let bowties = try BowTiesRunner()
