@@ -33,7 +33,7 @@ struct ModelCommandTests {
         let entities = try #require(root["entities"] as? [[String: Any]])
         let attributes = try #require(entities.first?["attributes"] as? [[String: Any]])
         for attribute in attributes {
-            #expect(attribute.keys.count == 17, "\(attribute)")
+            #expect(attribute.keys.count == 18, "\(attribute)")
         }
         // The export's columns come from the same declaration: a binary
         // attribute becomes its size and SHA-256.

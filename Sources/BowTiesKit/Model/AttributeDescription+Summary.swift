@@ -43,6 +43,7 @@ extension AttributeDescription {
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
         if let pattern { rules.append("pattern \(pattern)") }
+        if requiresNonSpace { rules.append("not only spaces") }
         if isCaseInsensitive { rules.append("ignores case") }
         if isIndexed { rules.append("indexed") }
         if isPrimaryKey { rules.append("primary key") }

@@ -56,6 +56,12 @@ public struct AttributeDescription: Sendable {
     public var isIndexed: Bool
     /// A regular expression a string must match as a whole (1680).
     public var pattern: String?
+    /// A string must hold a character other than white space: a name of
+    /// spaces names nothing. Core Data would declare it as the pattern
+    /// `.*\S.*`, and it fails as that does (1680), in words of its own:
+    /// `name must contain a character other than a space.` Checked
+    /// without a regular expression, as it runs for every record saved.
+    public var requiresNonSpace: Bool
     /// Strings compare ignoring case, for uniqueness and lookups
     /// (SQL `COLLATE NOCASE`).
     public var isCaseInsensitive: Bool
@@ -85,6 +91,7 @@ public struct AttributeDescription: Sendable {
         isPrimaryKey: Bool = false,
         isIndexed: Bool = false,
         pattern: String? = nil,
+        requiresNonSpace: Bool = false,
         isCaseInsensitive: Bool = false,
         derivation: Derivation? = nil,
         exportName: String? = nil,
@@ -105,6 +112,7 @@ public struct AttributeDescription: Sendable {
         self.isPrimaryKey = isPrimaryKey
         self.isIndexed = isIndexed
         self.pattern = pattern
+        self.requiresNonSpace = requiresNonSpace
         self.isCaseInsensitive = isCaseInsensitive
         self.derivation = derivation
         self.exportName = exportName ?? name

@@ -123,6 +123,8 @@ private struct AttributeJSON: Encodable {
     var primaryKey: Bool
     var indexed: Bool
     var pattern: String?
+    /// The string must hold a character other than white space.
+    var requiresNonSpace: Bool
     var caseInsensitive: Bool
     /// How a derived value follows from a relationship: `baseline + wears.@count`.
     var derivation: String?
@@ -143,6 +145,7 @@ private struct AttributeJSON: Encodable {
         primaryKey = attribute.isPrimaryKey
         indexed = attribute.isIndexed
         pattern = attribute.pattern
+        requiresNonSpace = attribute.requiresNonSpace
         caseInsensitive = attribute.isCaseInsensitive
         switch attribute.derivation {
         case .count(let relationship)?: derivation = "baseline + \(relationship).@count"
@@ -154,7 +157,7 @@ private struct AttributeJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
         case allowsExternalStorage, valueTransformerName, importKey
-        case primaryKey, indexed, pattern, caseInsensitive, derivation
+        case primaryKey, indexed, pattern, requiresNonSpace, caseInsensitive, derivation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -175,6 +178,7 @@ private struct AttributeJSON: Encodable {
         try container.encode(primaryKey, forKey: .primaryKey)
         try container.encode(indexed, forKey: .indexed)
         try container.encode(pattern, forKey: .pattern)
+        try container.encode(requiresNonSpace, forKey: .requiresNonSpace)
         try container.encode(caseInsensitive, forKey: .caseInsensitive)
         try container.encode(derivation, forKey: .derivation)
     }
