@@ -61,6 +61,8 @@ struct EditCommandTests {
             + "; echo \"exit status $?\""
         var variables = bowties.environment
         variables["VISUAL"] = visual
+        // A refused text is kept in the temporary folder: the runner's.
+        variables["TMPDIR"] = bowties.directory.path
         let answers = try bowties.write(input, to: "answers-\(UUID().uuidString).txt")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(TerminalOutputTests.script))

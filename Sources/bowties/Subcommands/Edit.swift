@@ -75,7 +75,8 @@ extension BowTies {
         }
 
         /// Asks on the terminal whether to reopen the refused text:
-        /// `[Y/n]`, where end of input or anything but yes declines.
+        /// `[Y/n]`, where Enter or yes reopens, and anything else or the
+        /// end of input declines.
         private static func askToEditAgain(_ refusal: String) -> Bool {
             Terminal.standardError.write("The edit was refused: \(refusal)\nEdit again? [Y/n] ")
             guard let answer = readLine(strippingNewline: true) else {
