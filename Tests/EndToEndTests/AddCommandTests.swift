@@ -160,7 +160,8 @@ struct AddCommandTests {
         let imported = try bowties.run("import", plist.path)
         #expect(imported.status == 65, "\(imported)")
         #expect(
-            imported.stderr.contains("name must contain a character other than a space. (NSValidationStringPatternMatchingError 1680"),
+            imported.stderr.contains(
+                "name must contain a character other than a space. (NSValidationStringPatternMatchingError 1680"),
             "\(imported)")
         let set = try bowties.run("set", "R", "name=   ")
         #expect(set.status == 65, "\(set)")

@@ -82,7 +82,9 @@ struct CheckCommandTests {
         #expect(try bowties.run("check").status == 0)
     }
 
-    @Test("check --repair of a damaged inline photo and a missing file is one action: undo puts both back, redo repairs again")
+    @Test(
+        "check --repair of a damaged inline photo and a missing file is one action: undo puts both back, redo repairs"
+    )
     func repairIsUndoable() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
@@ -94,10 +96,9 @@ struct CheckCommandTests {
 
         let repair = try bowties.run("check", "--repair")
         #expect(repair.status == 0, "\(repair)")
-        #expect(
-            repair.stdoutLines.contains(
-                "Undo: `bowties undo` takes back #2 \"Repair the catalog\"; 1 repair (remove the file) cannot be undone."),
-            "\(repair)")
+        let undoLine =
+            "Undo: `bowties undo` takes back #2 \"Repair the catalog\"; 1 repair (remove the file) cannot be undone."
+        #expect(repair.stdoutLines.contains(undoLine), "\(repair)")
         #expect(try bowties.run("show", "R").stdoutLines.contains("Photo: none"))
 
         // Before the fix: "FOREIGN KEY constraint failed", exit 74.

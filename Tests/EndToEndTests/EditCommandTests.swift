@@ -80,8 +80,8 @@ struct EditCommandTests {
         try handle.close()
         let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
             .replacingOccurrences(of: "\r\n", with: "\n")
-        let status = text.split(separator: "\n").last { $0.hasPrefix("exit status ") }
-            .flatMap { Int32($0.dropFirst("exit status ".count)) } ?? -1
+        let last = text.split(separator: "\n").last { $0.hasPrefix("exit status ") }
+        let status = last.flatMap { Int32($0.dropFirst("exit status ".count)) } ?? -1
         return (text, status)
     }
 

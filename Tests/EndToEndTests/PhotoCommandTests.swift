@@ -149,7 +149,10 @@ struct PhotoCommandTests {
         arguments: [
             ("notes.txt", Data("hello world\n".utf8), "is not an image (it starts with \"hello wo\")"),
             ("empty.png", Data(), "is empty, not an image"),
-            ("noise.png", Data([0x00, 0x01, 0x02, 0x03, 0x04]), "is not an image (it starts with 0x00 0x01 0x02 0x03)"),
+            (
+                "noise.png", Data([0x00, 0x01, 0x02, 0x03, 0x04]),
+                "is not an image (it starts with 0x00 0x01 0x02 0x03)"
+            ),
         ])
     func setRefusesWhatIsNotAnImage(name: String, bytes: Data, reason: String) throws {
         let bowties = try BowTiesRunner()

@@ -553,8 +553,8 @@ extension Catalog {
         case .applyMigrations:
             return true  // after every other repair: see repair(announce:)
         case .clearPhoto(let sha256):
-            let stored = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = ?)", arguments: [sha256]) ?? false
+            let exists = "SELECT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = ?)"
+            let stored = try Bool.fetchOne(db, sql: exists, arguments: [sha256]) ?? false
             // Undo puts the reference back, so the photo stays (damaged
             // as it is) while the history needs it: releaseBlob keeps it.
             // A reference to a photo the catalog does not hold cannot be

@@ -480,7 +480,8 @@ public final class Catalog: Sendable {
                 // "unable to open database file") name neither the file
                 // nor what to do: find which one this user may not use.
                 throw StoreLocation.accessProblem(store: store)
-                    ?? CatalogError(.storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
+                    ?? CatalogError(
+                        .storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
             default:
                 throw CatalogError(.storeIO, "catalog error at \(store.path): \(error.message ?? "\(error)")")
             }

@@ -73,7 +73,9 @@ extension AttributeDescription {
             return withinBounds(Double(number), declaration)
         case .string(let text):
             guard declaration.pointee.pattern == nil else { return false }
-            if declaration.pointee.requiresNonSpace, !text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
+            if declaration.pointee.requiresNonSpace,
+                !text.unicodeScalars.contains(where: { !$0.properties.isWhitespace })
+            {
                 return false
             }
             // At most one character per UTF-8 byte and at least one per

@@ -116,8 +116,8 @@ extension BowTies {
             guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             try handle.write(contentsOf: Data(text.utf8))
-            return URL(
-                fileURLWithPath: String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            let path = template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+            return URL(fileURLWithPath: String(decoding: path, as: UTF8.self))
         }
 
         private func finish(_ tie: BowTie, _ catalog: Catalog, _ message: String) throws {
