@@ -526,6 +526,38 @@ bt list has:colour
 check "has:colour suggests tintColor" eval '[[ $rc == 64 ]] && err_has "did you mean \"tintColor\"?"'
 bt list --json tintColor:#c81e2d
 check "tintColor:#c81e2d finds R" eval '[[ $rc == 0 ]] && out_has "\"searchKey\":\"R\""'
+# --- issue 20: check --repair undo, edit, non-images, write failures, favourite --
+export BOWTIES_STORE=$WORK/i20/catalog.sqlite
+bt import
+python3 - "$BOWTIES_STORE" <<'EOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE blob SET data = zeroblob(length(data)) WHERE sha256 = (SELECT photoData_sha256 FROM bowtie WHERE searchKey = 'R')")
+db.commit()
+EOF
+bt check --repair
+check "check --repair of a damaged photo says undo takes it back" eval '[[ $rc == 0 ]] && out_has "Undo: \`bowties undo\` takes back #2 \"Repair the catalog\""'
+bt undo
+check "undo after check --repair puts the photo back (was: FOREIGN KEY constraint failed, 74)" eval '[[ $rc == 0 ]] && out_has "Undid \"Repair the catalog\""'
+printf '#!/bin/sh\necho "colour: red" >> "$1"\n' >"$WORK/i20/append.sh"
+chmod +x "$WORK/i20/append.sh"
+edit_refused() { rc=0; TMPDIR="$WORK/i20" VISUAL='' EDITOR="$WORK/i20/append.sh" timeout 20 "$BIN" edit O </dev/null >"$WORK/out" 2>"$WORK/err" || rc=$?; }
+edit_refused
+check "edit with an editor that returns a refused text, no terminal: exit 65, the text kept (was: a loop)" eval '[[ $rc == 65 ]] && err_has "your edited text is saved in"'
+printf 'hello world\n' >"$WORK/i20/notes.txt"
+bt photo O --set "$WORK/i20/notes.txt"
+check "photo --set of a text file is refused, exit 65" eval '[[ $rc == 65 ]] && err_has "is not an image"'
+bt export --output "$WORK/i20"
+check "export --output DIR: exit 73, it is a folder" eval '[[ $rc == 73 ]] && err_has "it is a folder"'
+bt favorite B
+check "favorite on a favourite says it already is" eval '[[ $rc == 0 ]] && out_has "is already a favourite."'
+bt favourite O
+check "favourite is the same command as favorite" eval '[[ $rc == 0 ]] && out_has "Orange Sherbet (O) is now a favourite."'
+bt add --name "Plain" --key P
+bt show P
+check "show prints every field: Colour and URL none" eval '[[ $rc == 0 ]] && out_has "Colour: none" && out_has "URL: none"'
+bt add --name "   " --key S
+check "a name of only spaces is refused (1680)" eval '[[ $rc == 65 ]] && err_has "name must contain a character other than a space."'
 export BOWTIES_STORE=$WORK/catalog.sqlite
 
 # --- the README's set-up line --------------------------------------------------

@@ -80,7 +80,7 @@ struct BowTies: ParsableCommand {
     /// first subcommand name are moved to just after it. Anything else
     /// before the name is left where it is, for ArgumentParser to report.
     static func argumentsWithSharedOptionsAfterCommand(_ arguments: ArraySlice<String>) -> [String] {
-        let commands = Set(configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName })
+        let commands = Set(commandNames)
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let token = arguments[index]

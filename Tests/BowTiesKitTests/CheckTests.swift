@@ -87,7 +87,12 @@ struct CheckTests {
         #expect(try catalog.bowTie(matching: "B").photo == nil)
         #expect(try catalog.bowTie(matching: "B2").photo == nil)
         #expect(try catalog.bowTie(matching: "R").photo != nil)
+        // The missing photo stays while the repair can be undone.
+        #expect(try catalog.storedBlobCount() == 2)
+        #expect(repair.undoAction?.title == "Repair the catalog")
+        try catalog.setUndoLimit(0)
         #expect(try catalog.storedBlobCount() == 1)
+        #expect(try catalog.check().isHealthy)
     }
 
     @Test func damagedInlinePhotosWrongSizesAndUnusedPhotos() throws {

@@ -60,6 +60,10 @@ enum Fixtures {
     static func photo(bytes count: Int, seed: UInt8 = 1) -> Data {
         var data = Data(count: count)
         for index in 0..<count { data[index] = UInt8(truncatingIfNeeded: index &* 31 &+ Int(seed) &* 7) }
+        // A PNG's signature first: bowties stores only what starts as an
+        // image.
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        data.replaceSubrange(0..<min(count, 8), with: signature.prefix(count))
         return data
     }
 

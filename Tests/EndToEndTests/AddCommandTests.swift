@@ -52,6 +52,22 @@ struct AddCommandTests {
         #expect(Set(added.keys) == Set(shown.keys))
     }
 
+    @Test("--photo of a text file is refused, exit 65, and no tie is added")
+    func photoThatIsNotAnImage() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let notes = try bowties.write("hello world\n", to: "notes.txt")
+        let before = try StoreSnapshot(storeURL: bowties.storeURL)
+        let result = try bowties.run("add", "--name", "Notes", "--key", "N", "--photo", notes.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr.hasPrefix("bowties: error: \(notes.path) is not an image (it starts with \"hello wo\")\n"),
+            "\(result)")
+        let after = try StoreSnapshot(storeURL: bowties.storeURL)
+        #expect(after == before, "\(after.difference(from: before))")
+    }
+
     @Test("--photo stores the photo as every photo is stored")
     func photo() throws {
         let bowties = try BowTiesRunner()
@@ -111,6 +127,48 @@ struct AddCommandTests {
         #expect(result.status == 65, "\(result)")
         #expect(result.stderr.contains("1670"), "\(result)")
         #expect(try bowties.tieCount() == 7)
+    }
+
+    @Test("a name of only spaces is refused by add, import and set (the model's rule, 1680); nothing changes")
+    func spacesOnlyName() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let before = try StoreSnapshot(storeURL: bowties.storeURL)
+        let added = try bowties.run("add", "--name", "   ", "--key", "S")
+        #expect(added.status == 65, "\(added)")
+        #expect(
+            added.stderr == """
+                bowties: error: name must contain a character other than a space. \
+                (NSValidationStringPatternMatchingError 1680; record S "   "; name = "   ")
+
+                """, "\(added)")
+        let plist = try bowties.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <array>
+            \t<dict>
+            \t\t<key>name</key>
+            \t\t<string> \t </string>
+            \t\t<key>searchKey</key>
+            \t\t<string>S</string>
+            \t</dict>
+            </array>
+            </plist>
+
+            """, to: "spaces.plist")
+        let imported = try bowties.run("import", plist.path)
+        #expect(imported.status == 65, "\(imported)")
+        #expect(
+            imported.stderr.contains(
+                "name must contain a character other than a space. (NSValidationStringPatternMatchingError 1680"),
+            "\(imported)")
+        let set = try bowties.run("set", "R", "name=   ")
+        #expect(set.status == 65, "\(set)")
+        let after = try StoreSnapshot(storeURL: bowties.storeURL)
+        #expect(after.rows == before.rows, "\(after.difference(from: before))")
+        let model = try bowties.run("model")
+        #expect(model.stdout.contains("required, length 1...500, not only spaces"), "\(model)")
     }
 
     @Test("a missing --name or --key is a usage error")

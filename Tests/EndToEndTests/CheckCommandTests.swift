@@ -62,14 +62,90 @@ struct CheckCommandTests {
         #expect(lines.contains("Found 2 problems; repairing 2:"), "\(repair)")
         #expect(lines.contains("  repair: set the photo of the records that use it to none"), "\(repair)")
         #expect(lines.contains("  repair: remove the file"), "\(repair)")
-        #expect(lines.suffix(3) == ["Repaired 2 problems.", "A new check finds no problems.", ""], "\(repair)")
+        #expect(
+            lines.suffix(4) == [
+                "Repaired 2 problems.",
+                "Undo: `bowties undo` takes back #2 \"Repair the catalog\"; 1 repair (remove the file) cannot be undone.",
+                "A new check finds no problems.", "",
+            ], "\(repair)")
         #expect(repair.stderr.isEmpty, "\(repair)")
 
         #expect(try bowties.tieCount() == 7)
         #expect(try bowties.run("show", "B").stdoutLines.contains("Photo: none"))
         #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        // Kept, damaged as it is, for `bowties undo`: it goes when the
+        // history forgets the repair.
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(try bowties.run("check").status == 0)
+        #expect(try bowties.run("config", "--undo-limit", "0").status == 0)
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(try bowties.run("check").status == 0)
+    }
+
+    @Test(
+        "check --repair of a damaged inline photo and a missing file is one action: undo puts both back, redo repairs"
+    )
+    func repairIsUndoable() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let inline = try PhotoDamage.alteredInline.apply(to: bowties)
+        let missing = try PhotoDamage.missingFile.apply(to: bowties)
+        let leftover = bowties.externalDataURL.appendingPathComponent(".stray.tmp-0BAD0BAD")
+        try Data("half".utf8).write(to: leftover)
+        let damaged = try bowties.run("export", "--format", "json")
+
+        let repair = try bowties.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair)")
+        let undoLine =
+            "Undo: `bowties undo` takes back #2 \"Repair the catalog\"; 1 repair (remove the file) cannot be undone."
+        #expect(repair.stdoutLines.contains(undoLine), "\(repair)")
+        #expect(try bowties.run("show", "R").stdoutLines.contains("Photo: none"))
+
+        // Before the fix: "FOREIGN KEY constraint failed", exit 74.
+        let undo = try bowties.run("undo")
+        #expect(undo.status == 0, "\(undo)")
+        #expect(undo.stdout.hasPrefix("Undid \"Repair the catalog\":\n"), "\(undo)")
+        #expect(undo.stdout.contains("Classic Red Bow Tie: photo none → 16,698 bytes"), "\(undo)")
+        #expect(undo.stdout.contains("Midnight Blue Silk: photo none → 242,697 bytes"), "\(undo)")
+        #expect(undo.stderr.isEmpty, "\(undo)")
+        for (key, words) in [("R", inline), ("B", missing)] {
+            let show = try bowties.run("show", key)
+            #expect(show.stdoutLines.contains("Photo: \(words) (run `bowties check --repair`)"), "\(show)")
+        }
+        // The ties are as they were, photos included (the stray file is
+        // not part of the catalog).
+        #expect(try bowties.run("export", "--format", "json").stdout == damaged.stdout)
+        let check = try bowties.run("check")
+        #expect(check.status == 65, "\(check)")
+        #expect(check.stdout.contains("2 problems:"), "\(check)")
+
+        let redo = try bowties.run("redo")
+        #expect(redo.status == 0, "\(redo)")
+        #expect(redo.stdout.hasPrefix("Redid \"Repair the catalog\":\n"), "\(redo)")
+        #expect(try bowties.run("show", "R").stdoutLines.contains("Photo: none"))
+        #expect(try bowties.run("show", "B").stdoutLines.contains("Photo: none"))
+        let after = try bowties.run("check")
+        #expect(after.status == 0, "\(after)")
+    }
+
+    @Test("a repair that only removes a stray file is not in the undo history, and says what undo will undo")
+    func strayFileRepairIsNotAnAction() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let leftover = bowties.externalDataURL.appendingPathComponent(".stray.tmp-0BAD0BAD")
+        try Data("half".utf8).write(to: leftover)
+        let repair = try bowties.run("check", "--repair")
+        #expect(repair.status == 0, "\(repair)")
+        #expect(
+            repair.stdoutLines.contains(
+                "Undo: this repair is not in the undo history (remove the file: not a change to the bow ties); "
+                    + "`bowties undo` would undo #1 \"Import SampleData.plist\"."), "\(repair)")
+        let log = try bowties.run("log")
+        #expect(!log.stdout.contains("Repair"), "\(log)")
+        try Data("half".utf8).write(to: leftover)
+        let json = try #require(try bowties.run("check", "--repair", "--json").json() as? [String: Any])
+        #expect((json["repaired"] as? [Any])?.count == 1)
+        #expect(json["undoAction"] == nil)
     }
 
     @Test("a problem --repair cannot fix: it is reported, nothing is deleted, exit 65")

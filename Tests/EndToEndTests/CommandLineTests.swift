@@ -45,8 +45,11 @@ struct CommandLineTests {
             "import", "add", "edit", "set", "list", "show", "wear", "rate", "favorite", "photo", "delete", "export", "count",
             "config",
         ] {
-            #expect(result.stdout.contains("\n  \(command) "), "\(command)")
+            // A command with an alias is listed as `favorite, favourite`.
+            #expect(
+                result.stdout.contains("\n  \(command) ") || result.stdout.contains("\n  \(command), "), "\(command)")
         }
+        #expect(result.stdout.contains("\n  favorite, favourite "), "\(result)")
         #expect(result.stdout.contains("Exit status: 0 success, 1 no such record, 64 usage error"), "\(result)")
     }
 

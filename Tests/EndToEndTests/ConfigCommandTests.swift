@@ -32,7 +32,10 @@ struct ConfigCommandTests {
 
         // R's photo stays inline; a new photo of 5,000 bytes goes to a file.
         #expect(try bowties.run("show", "R").stdoutLines.contains("Photo: PNG image, 16,698 bytes, stored inline"))
-        let small = try bowties.write(String(repeating: "bow tie ", count: 625), to: "small.bin")
+        // A PNG's signature, then bytes to make 5,000: an image as far as
+        // bowties looks.
+        let small = bowties.directory.appendingPathComponent("small.png")
+        try (Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 4992)).write(to: small)
         let result = try bowties.run("photo", "R", "--set", small.path)
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("5,000 bytes, external file \(bowties.externalDataURL.path)/"), "\(result)")

@@ -49,6 +49,42 @@ struct EditCommandTests {
         }
     }
 
+    /// Runs `bowties edit` with its standard streams on a pseudo-terminal
+    /// (util-linux `script`), typing `input` (the answers to its
+    /// questions); returns what the terminal showed and the exit status.
+    private func editInTerminal(_ bowties: BowTiesRunner, _ key: String, visual: String, input: String) throws
+        -> (output: String, status: Int32)
+    {
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command =
+            [try BowTiesRunner.executableURL().path, "edit", key].map(quoted).joined(separator: " ")
+            + "; echo \"exit status $?\""
+        var variables = bowties.environment
+        variables["VISUAL"] = visual
+        // A refused text is kept in the temporary folder: the runner's.
+        variables["TMPDIR"] = bowties.directory.path
+        let answers = try bowties.write(input, to: "answers-\(UUID().uuidString).txt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(TerminalOutputTests.script))
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.environment = variables
+        process.currentDirectoryURL = bowties.directory
+        let output = bowties.directory.appendingPathComponent("terminal-\(UUID().uuidString)")
+        try Data().write(to: output)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = try FileHandle(forReadingFrom: answers)
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            .replacingOccurrences(of: "\r\n", with: "\n")
+        let last = text.split(separator: "\n").last { $0.hasPrefix("exit status ") }
+        let status = last.flatMap { Int32($0.dropFirst("exit status ".count)) } ?? -1
+        return (text, status)
+    }
+
     private func show(_ bowties: BowTiesRunner, _ key: String) throws -> [String: Any] {
         let result = try bowties.run("show", key, "--json")
         return try #require(try result.json() as? [String: Any], "\(result)")
@@ -102,7 +138,9 @@ struct EditCommandTests {
         try expectTemporaryFilesRemoved(bowties)
     }
 
-    @Test("an error reopens the text with the error on top; the fixed text is applied")
+    @Test(
+        "on a terminal, an error asks, then reopens the text with the error on top; the fixed text is applied",
+        .enabled(if: TerminalOutputTests.script != nil, "util-linux script is not installed"))
     func errorThenFix() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
@@ -112,9 +150,13 @@ struct EditCommandTests {
                 #"sed -i 's/^rating: .*/rating: 7/' "$1""#,
                 #"sed -i 's/^rating: .*/rating: 5/' "$1""#,
             ])
-        let result = try bowties.run("edit", "R", environment: ["VISUAL": visual])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "Edited Classic Red Bow Tie (R).\n", "\(result)")
+        let result = try editInTerminal(bowties, "R", visual: visual, input: "y\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(
+            result.output.contains(
+                "The edit was refused: rating is too large. (NSValidationNumberTooLargeError 1610; record R \"Classic Red Bow Tie\"; rating = 7)\nEdit again? [Y/n] "
+            ), "\(result.output)")
+        #expect(result.output.contains("Edited Classic Red Bow Tie (R).\n"), "\(result.output)")
         #expect(runs(bowties) == 2)
         let second = try shown(bowties, 2)
         #expect(
@@ -127,14 +169,16 @@ struct EditCommandTests {
         try expectTemporaryFilesRemoved(bowties)
     }
 
-    @Test("quitting without saving after an error abandons the edit: nothing changes, exit 0")
+    @Test(
+        "quitting without saving after an error abandons the edit: nothing changes, exit 0",
+        .enabled(if: TerminalOutputTests.script != nil, "util-linux script is not installed"))
     func errorThenQuit() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
         let visual = try editor(bowties, runs: [#"sed -i 's/^searchKey: .*/searchKey: O/' "$1""#, "true"])
-        let result = try bowties.run("edit", "R", environment: ["VISUAL": visual])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdout == "No change.\n", "\(result)")
+        let result = try editInTerminal(bowties, "R", visual: visual, input: "\n")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.hasSuffix("No change.\nexit status 0\n"), "\(result.output)")
         let second = try shown(bowties, 2)
         #expect(
             second.hasPrefix("# ERROR: the search key \"O\" is already used by \"Orange Sherbet\""), "\(second)")
@@ -142,16 +186,69 @@ struct EditCommandTests {
         try expectTemporaryFilesRemoved(bowties)
     }
 
-    @Test("a malformed line is named by its number and reopened")
+    @Test(
+        "a malformed line is named by its number and reopened",
+        .enabled(if: TerminalOutputTests.script != nil, "util-linux script is not installed"))
     func malformedLine() throws {
         let bowties = try BowTiesRunner()
         try bowties.importSampleData()
         let visual = try editor(bowties, runs: [#"echo 'colour: blue' >> "$1""#, "true"])
-        let result = try bowties.run("edit", "R", environment: ["VISUAL": visual])
-        #expect(result.status == 0, "\(result)")
+        let result = try editInTerminal(bowties, "R", visual: visual, input: "yes\n")
+        #expect(result.status == 0, "\(result.output)")
         let second = try shown(bowties, 2)
         #expect(second.hasPrefix("# ERROR: line "), "\(second)")
         #expect(second.contains("unknown field \"colour\""), "\(second)")
+    }
+
+    @Test("a refused edit without a terminal to ask: the error, exit 65, the edited text kept in a file it names")
+    func refusedWithoutTerminal() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        // An editor that makes the same mistake every time: before, bowties
+        // reopened it for ever, at 100 % of a core.
+        bowties.launcher = ["/usr/bin/timeout", "20"]
+        let script = try bowties.write("#!/bin/sh\necho 'colour: red' >> \"$1\"\n", to: "append.sh")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let before = try bowties.run("export", "--format", "json")
+        let result = try bowties.run("edit", "R", environment: ["VISUAL": nil, "EDITOR": script.path])
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(
+            lines.first
+                == "bowties: error: the edit was refused: line 22: unknown field \"colour\"; "
+                + "the fields are name, searchKey, rating, isFavorite, url, tintColor, tags", "\(result)")
+        let hint = try #require(lines.dropFirst().first, "\(result)")
+        let prefix = "hint: Nothing was changed; your edited text is saved in "
+        #expect(hint.hasPrefix(prefix), "\(result)")
+        let path = String(hint.dropFirst(prefix.count).prefix { $0 != "," })
+        #expect(hint.hasSuffix(", to copy from when you run `bowties edit R` again."), "\(result)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let kept = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(kept.hasPrefix("# ERROR: line 22: unknown field \"colour\""), "\(kept)")
+        #expect(kept.hasSuffix("colour: red\n"), "\(kept)")
+        // Only the user may read it, as the file the editor had.
+        var info = stat()
+        #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
+        #expect(try bowties.run("export", "--format", "json").stdout == before.stdout)
+        #expect(!(try bowties.run("log").stdout.contains("Edit")))
+    }
+
+    @Test(
+        "on a terminal, a refused edit asks first; no stops with the error and keeps the text",
+        .enabled(if: TerminalOutputTests.script != nil, "util-linux script is not installed"))
+    func refusedThenDeclined() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let visual = try editor(bowties, runs: [#"echo 'colour: red' >> "$1""#, #"echo 'colour: red' >> "$1""#])
+        let result = try editInTerminal(bowties, "R", visual: visual, input: "n\n")
+        #expect(result.status == 65, "\(result.output)")
+        #expect(runs(bowties) == 1, "\(result.output)")
+        #expect(result.output.contains("Edit again? [Y/n] "), "\(result.output)")
+        #expect(result.output.contains("bowties: error: the edit was refused: line 22: "), "\(result.output)")
+        #expect(result.output.contains("hint: Nothing was changed; your edited text is saved in /"), "\(result.output)")
+        #expect(try show(bowties, "R")["name"] as? String == "Classic Red Bow Tie")
+        try expectTemporaryFilesRemoved(bowties)
     }
 
     @Test("an emptied text changes nothing")

@@ -28,12 +28,15 @@ struct SeededGenerator: RandomNumberGenerator {
 /// ```
 enum GeneratedPlist {
     /// Writes `count` bytes of deterministic noise to `name` in `folder`
-    /// (photos need not be images: bowties stores any bytes).
+    /// after a PNG signature (bowties stores only what starts as an image).
     @discardableResult
     static func writePhoto(named name: String, bytes count: Int, seed: UInt64, in folder: URL) throws -> URL {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var generator = SeededGenerator(seed: seed)
         var data = Data(capacity: count + 8)
+        // A PNG's signature first: bowties stores only what starts as an
+        // image.
+        data.append(contentsOf: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         while data.count < count {
             withUnsafeBytes(of: generator.next()) { data.append(contentsOf: $0) }
         }

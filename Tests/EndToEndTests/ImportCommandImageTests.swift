@@ -115,7 +115,7 @@ struct ImportCommandRefusedImageTests {
             let images = folder.appendingPathComponent("Images", isDirectory: true)
             try FileManager.default.createDirectory(
                 at: images.appendingPathComponent("a"), withIntermediateDirectories: true)
-            let photo = Data("a photo".utf8)
+            let photo = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data("a photo".utf8)
             try photo.write(to: images.appendingPathComponent("a/b.png"))
             try photo.write(to: images.appendingPathComponent("ok.png"))
             try photo.write(to: folder.appendingPathComponent("secret.png"))
@@ -162,6 +162,40 @@ struct ImportCommandRefusedImageTests {
                 #expect(!FileManager.default.fileExists(atPath: bowties.storeURL.path), "\(context)")
                 #expect(bowties.supportFiles().isEmpty, "\(context)")
             }
+        }
+    }
+}
+
+/// An image file that is not an image: refused where it is named.
+@Suite("bowties import: image files that are not images")
+struct ImportCommandNotAnImageTests {
+    @Test("a text file or an empty file named as a photo: exit 65, file:line, record and field; nothing imported")
+    func refused() throws {
+        for (name, bytes, reason) in [
+            ("notes.txt", Data("hello world\n".utf8), "is not an image (it starts with \"hello wo\")"),
+            ("empty.png", Data(), "is empty, not an image"),
+        ] {
+            let bowties = try BowTiesRunner()
+            let folder = bowties.directory.appendingPathComponent("in", isDirectory: true)
+            let images = folder.appendingPathComponent("Images", isDirectory: true)
+            try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+            try bytes.write(to: images.appendingPathComponent(name))
+            let text = TiesFile.document([
+                TiesFile.record("A", "Fine", index: 1), TiesFile.record("R", "Red", index: 2, imageName: name),
+            ])
+            let file = folder.appendingPathComponent("ties.plist")
+            try Data(text.utf8).write(to: file)
+            let line = try #require(TiesFile.line(of: "<string>\(name)</string>", in: text))
+            let result = try bowties.run("import", file.path)
+            #expect(result.status == 65, "\(result)")
+            #expect(
+                result.stderr == """
+                    bowties: error: ties.plist:\(line):3: record 2 (R "Red"), imageName: image \
+                    \(images.appendingPathComponent(name).path) \(reason); \
+                    A photo is a PNG, JPEG, GIF, WebP or HEIC image file.
+
+                    """, "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: bowties.storeURL.path), "\(result)")
         }
     }
 }

@@ -65,6 +65,49 @@ struct ImportFormatTests {
         #expect(result.stdout.contains("added 7, updated 0, unchanged 0"), "\(result)")
     }
 
+    @Test(
+        "import - on a terminal says once that it reads standard input, before it waits; piped it says nothing",
+        .enabled(if: TerminalOutputTests.script != nil, "util-linux script is not installed"))
+    func standardInputOnTerminal() throws {
+        let bowties = try BowTiesRunner()
+        func quoted(_ word: String) -> String { "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command =
+            [try BowTiesRunner.executableURL().path, "import", "-"].map(quoted).joined(separator: " ")
+            + "; echo \"exit status $?\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(TerminalOutputTests.script))
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.environment = bowties.environment
+        let output = bowties.directory.appendingPathComponent("terminal.out")
+        try Data().write(to: output)
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        let typing = Pipe()
+        process.standardInput = typing
+        try process.run()
+        func screen() throws -> String {
+            String(decoding: try Data(contentsOf: output), as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        }
+        // Nothing typed yet: the line must be there while it waits.
+        let deadline = Date().addingTimeInterval(20)
+        while try !screen().contains("Ctrl-D ends"), Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        let waiting = try screen()
+        #expect(waiting == "reading from standard input; Ctrl-D ends\n", "\(waiting)")
+        typing.fileHandleForWriting.write(Data("[{\"name\": \"Typed\", \"searchKey\": \"T\"}]\n\u{04}".utf8))
+        try typing.fileHandleForWriting.close()
+        process.waitUntilExit()
+        try handle.close()
+        let text = try screen()
+        #expect(text.components(separatedBy: "reading from standard input").count == 2, "\(text)")
+        #expect(text.contains("Imported stdin into"), "\(text)")
+        #expect(text.hasSuffix("exit status 0\n"), "\(text)")
+
+        let piped = try bowties.run(arguments: ["import", "-"], input: try bowties.write("[]\n", to: "empty.json"))
+        #expect(piped.status == 0, "\(piped)")
+        #expect(piped.stderr.isEmpty, "\(piped)")
+    }
+
     @Test("--format names the format: CSV read as JSON is refused with its location")
     func forcedFormat() throws {
         let bowties = try BowTiesRunner()

@@ -60,10 +60,13 @@ struct PhotoCommandTests {
         let blue = try Self.sampleImage("blue.png").sha256Hex
         let violet = try Self.sampleImage("violet.png").sha256Hex
 
-        // 200,000 bytes that no compression could make small.
+        // 200,000 bytes that no compression could make small, after a
+        // PNG's signature.
         var generator = SystemRandomNumberGenerator()
-        let large = Data((0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        let file = bowties.directory.appendingPathComponent("large.bin")
+        let large =
+            Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+            + Data((8..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let file = bowties.directory.appendingPathComponent("large.png")
         try large.write(to: file)
         let largeHash = try large.sha256Hex
         let set = try bowties.run("photo", "B", "--set", file.path)
@@ -139,6 +142,36 @@ struct PhotoCommandTests {
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.hasPrefix("bowties: error: choose one of --output, --set and --remove."), "\(result)")
         #expect(result.stderr.contains("hint: `bowties photo --help`"), "\(result)")
+    }
+
+    @Test(
+        "--set of a text file or an empty file is refused, exit 65, nothing changed",
+        arguments: [
+            ("notes.txt", Data("hello world\n".utf8), "is not an image (it starts with \"hello wo\")"),
+            ("empty.png", Data(), "is empty, not an image"),
+            (
+                "noise.png", Data([0x00, 0x01, 0x02, 0x03, 0x04]),
+                "is not an image (it starts with 0x00 0x01 0x02 0x03)"
+            ),
+        ])
+    func setRefusesWhatIsNotAnImage(name: String, bytes: Data, reason: String) throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let file = bowties.directory.appendingPathComponent(name)
+        try bytes.write(to: file)
+        let before = try StoreSnapshot(storeURL: bowties.storeURL)
+        let result = try bowties.run("photo", "R", "--set", file.path)
+        #expect(result.status == 65, "\(result)")
+        #expect(result.stdout.isEmpty, "\(result)")
+        #expect(
+            result.stderr == """
+                bowties: error: \(file.path) \(reason)
+                hint: A photo is a PNG, JPEG, GIF, WebP or HEIC image file.
+
+                """, "\(result)")
+        let after = try StoreSnapshot(storeURL: bowties.storeURL)
+        #expect(after == before, "\(after.difference(from: before))")
+        #expect(try bowties.run("show", "R").stdoutLines.contains("Photo: PNG image, 16,698 bytes, stored inline"))
     }
 
     @Test("--set with a missing file exits 66")

@@ -22,6 +22,22 @@ struct ShowCommandTests {
         #expect(lines.contains("Id: B77AF80E-55E7-4111-B05C-A5641DE4D6B3"), "\(result)")
     }
 
+    @Test("show prints every field: an empty colour and URL as none")
+    func emptyFields() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        #expect(try bowties.run("add", "--name", "Plain", "--key", "P").status == 0)
+        let result = try bowties.run("show", "P")
+        #expect(result.status == 0, "\(result)")
+        let lines = result.stdoutLines
+        #expect(
+            Array(lines.prefix(9)) == [
+                "Plain (P)", "Rating: 0/5", "# times worn: 0", "Last worn: never", "Favourite: no", "Colour: none",
+                "URL: none", "Tags: none", "Photo: none",
+            ], "\(result)")
+        #expect(lines.count == 11 && lines[9].hasPrefix("Id: ") && lines[10].isEmpty, "\(result)")
+    }
+
     @Test("show B names the external photo file, named by its SHA-256")
     func showBlue() throws {
         let bowties = try BowTiesRunner()

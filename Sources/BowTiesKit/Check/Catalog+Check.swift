@@ -72,7 +72,9 @@ extension Catalog {
     /// - Throws: ``CatalogError``; on failure nothing in the catalog changed.
     public func repair(announce: (CheckReport) throws -> Void) throws -> RepairReport {
         var repaired: [StoreProblem] = []
+        var action: Int64?
         let found = try write(action: "Repair the catalog") { db, changes in
+            action = try UndoRecorder.recordingAction(db)
             let report = try inspect(db)
             try announce(report)
             for problem in report.problems {
@@ -87,7 +89,10 @@ extension Catalog {
             }
             return report
         }
-        return RepairReport(found: found, repaired: repaired, after: try check())
+        // The action is filed only when a repair it logged changed a row
+        // (and the history keeps actions at all).
+        let undoAction = try action.flatMap { id in try undoHistory(limit: 1).first { $0.id == id } }
+        return RepairReport(found: found, repaired: repaired, undoAction: undoAction, after: try check())
     }
 
     // MARK: - Inspection
@@ -345,8 +350,16 @@ extension Catalog {
     private func photoProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.blobTable)") ?? 0
+        // A photo only the undo history holds (a repair set it to none)
+        // is kept as it was, damage and all, so that undo can put it
+        // back; it goes when the history forgets that action.
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT sha256, byteCount, data FROM \(Self.blobTable) WHERE NOT external ORDER BY sha256")
+            db,
+            sql: """
+                SELECT sha256, byteCount, data FROM \(Self.blobTable) AS blob
+                WHERE NOT external AND NOT (\(try heldOnlyByHistorySQL("blob.sha256", db)))
+                ORDER BY sha256
+                """)
         while let row = try rows.next() {
             let sha256: String = row[0]
             let byteCount: Int = row[1]
@@ -390,21 +403,40 @@ extension Catalog {
         return problems
     }
 
+    /// An SQL condition true when only the undo history needs the blob
+    /// `sha256` (an SQL expression): no record uses it, an action may
+    /// bring it back.
+    private func heldOnlyByHistorySQL(_ sha256: String, _ db: Database) throws -> String {
+        "((\(try blobInUseSQL(sha256, db))) AND NOT (\(try blobInUseSQL(sha256, db, history: false))))"
+    }
+
     /// External photo files that are missing, damaged or the wrong size,
     /// and entries of the photo folder that no record uses.
+    ///
+    /// The file of a photo only the undo history holds is neither checked
+    /// nor unused: it is kept as it is for undo.
     ///
     /// - Parameter only: File names (hashes) to look at; nil for all.
     private func fileProblems(_ db: Database, only: Set<String>?) throws -> (problems: [StoreProblem], entries: Int) {
         var externals: [String: Int] = [:]
+        var heldForUndo: Set<String> = []
         if try db.tableExists(Self.blobTable) {
-            if let only {
-                for name in only {
-                    externals[name] = try Int.fetchOne(
-                        db, sql: "SELECT byteCount FROM \(Self.blobTable) WHERE sha256 = ? AND external",
-                        arguments: [name])
+            let select = """
+                SELECT sha256, byteCount, \(try heldOnlyByHistorySQL("blob.sha256", db)) \
+                FROM \(Self.blobTable) AS blob WHERE external
+                """
+            let rows =
+                if let only {
+                    try only.compactMap {
+                        try Row.fetchOne(db, sql: select + " AND sha256 = ?", arguments: [$0])
+                    }
+                } else {
+                    try Row.fetchAll(db, sql: select)
                 }
-            } else {
-                for row in try Row.fetchAll(db, sql: "SELECT sha256, byteCount FROM \(Self.blobTable) WHERE external") {
+            for row in rows {
+                if row[2] as Bool {
+                    heldForUndo.insert(row[0])
+                } else {
                     externals[row[0]] = row[1]
                 }
             }
@@ -442,7 +474,7 @@ extension Catalog {
                     kind, failure, records: records, recordCount: recordCount, file: file, sha256: sha256,
                     repair: repair))
         }
-        for name in entries.sorted() where externals[name] == nil {
+        for name in entries.sorted() where externals[name] == nil && !heldForUndo.contains(name) {
             let file = photos.directory.appendingPathComponent(name)
             var info = stat()
             guard lstat(file.path, &info) == 0 else { continue }  // gone meanwhile
@@ -531,10 +563,20 @@ extension Catalog {
         case .applyMigrations:
             return true  // after every other repair: see repair(announce:)
         case .clearPhoto(let sha256):
-            for (table, column) in model.blobColumns {
-                try db.execute(sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [sha256])
+            let exists = "SELECT EXISTS (SELECT 1 FROM \(Self.blobTable) WHERE sha256 = ?)"
+            let stored = try Bool.fetchOne(db, sql: exists, arguments: [sha256]) ?? false
+            // Undo puts the reference back, so the photo stays (damaged
+            // as it is) while the history needs it: releaseBlob keeps it.
+            // A reference to a photo the catalog does not hold cannot be
+            // put back (its foreign key would fail): that part is not
+            // logged.
+            try UndoRecorder.withoutImages(of: stored ? nil : UndoRecorder.recordingAction(db), db) {
+                for (table, column) in model.blobColumns {
+                    try db.execute(
+                        sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [sha256])
+                }
             }
-            try forgetPhoto(sha256, db, changes)
+            try releaseBlob(sha256, db, changes)
         case .removePhoto(let sha256):
             guard try !(Bool.fetchOne(db, sql: "SELECT \(try blobInUseSQL("?1", db))", arguments: [sha256]) ?? false)
             else { return false }
@@ -549,14 +591,20 @@ extension Catalog {
             syncDirectory(file.deletingLastPathComponent())
         case .removeDanglingRow(let table, let rowid):
             guard model.tableNames.contains(table) else { return false }
-            try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
+            // Not logged: undo could not put back a row whose parent is gone.
+            try UndoRecorder.withoutImages(of: UndoRecorder.recordingAction(db), db) {
+                try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
+            }
         case .removeDuplicateLinks(let table):
             guard let join = model.joinTables.first(where: { $0.name == table }) else { return false }
-            try db.execute(
-                sql: """
-                    DELETE FROM "\(table)" WHERE rowid NOT IN (SELECT min(rowid) FROM "\(table)" \
-                    GROUP BY "\(join.ownerColumn)", "\(join.otherColumn)")
-                    """)
+            // Not logged: undo could not put back a pair its key refuses.
+            try UndoRecorder.withoutImages(of: UndoRecorder.recordingAction(db), db) {
+                try db.execute(
+                    sql: """
+                        DELETE FROM "\(table)" WHERE rowid NOT IN (SELECT min(rowid) FROM "\(table)" \
+                        GROUP BY "\(join.ownerColumn)", "\(join.otherColumn)")
+                        """)
+            }
         case .recomputeDerived:
             for statement in model.recomputeDerivedSQL { try db.execute(sql: statement) }
         }

@@ -29,6 +29,16 @@ public struct RepairReport: Sendable {
     public var found: CheckReport
     /// The problems it repaired (all of `found`'s repairable ones).
     public var repaired: [StoreProblem]
+    /// The action `bowties undo` takes back to undo the repairs that are
+    /// in the history (``StoreProblem/isUndoable``); nil when none is.
+    public var undoAction: UndoAction?
     /// A fresh check after the repair.
     public var after: CheckReport
+}
+
+extension RepairReport {
+    /// The repairs `bowties undo` cannot take back: files removed from
+    /// the photo folder, unused photos, sizes, the schema, rows whose
+    /// parent was gone.
+    public var notUndoable: [StoreProblem] { repaired.filter { !$0.isUndoable } }
 }

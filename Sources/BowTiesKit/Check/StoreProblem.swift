@@ -97,8 +97,9 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
     public enum Repair: Sendable, Equatable, CustomStringConvertible {
         /// Create or upgrade the schema, as any command that writes would.
         case applyMigrations
-        /// Set the photo of every record that uses these bytes to none and
-        /// forget the bytes (and their file, if any).
+        /// Set the photo of every record that uses these bytes to none;
+        /// the bytes (and their file, if any) go when the undo history no
+        /// longer needs them.
         case clearPhoto(sha256: String)
         /// Remove a file from the photo folder.
         case removeFile(URL)
@@ -148,6 +149,20 @@ public struct StoreProblem: Sendable, Equatable, CustomStringConvertible {
 
     /// Problems that concern many records list this many of them.
     public static let maximumRecordsListed = 5
+
+    /// Whether `bowties undo` can take its repair back: the repairs that
+    /// change records (a photo set to none, a derived value computed
+    /// again) are in the history. Removing a file is not a change to the
+    /// catalog; nor are forgetting an unused photo, a recorded size or
+    /// the schema; and a reference to a photo or row that is gone could
+    /// not be put back (its foreign key would fail).
+    public var isUndoable: Bool {
+        switch repair {
+        case .clearPhoto: kind != .danglingPhoto
+        case .recomputeDerived: true
+        default: false
+        }
+    }
 
     public init(
         _ kind: Kind, _ message: String, records: [RecordReference] = [], recordCount: Int? = nil,

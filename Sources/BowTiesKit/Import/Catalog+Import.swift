@@ -544,6 +544,13 @@ private struct RecordImporter {
                         location: location, recordNumber: number, record: record.tie.label, field: "imageName",
                         message: error.message)
                 }
+                // A text file or an empty one named as a photo is a
+                // mistake to show, as `photo --set` shows it.
+                if let refusal = ImageFormat.refusal(of: bytes) {
+                    throw ImportError(
+                        location: location, recordNumber: number, record: record.tie.label, field: "imageName",
+                        message: "image \(path) \(refusal); \(ImageFormat.acceptedHint)")
+                }
                 let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
                 if isNew { addedPhoto(info.sha256) }
                 if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }

@@ -44,6 +44,7 @@ extension AttributeDescription {
         if let valueTransformerName { rules.append("transformer \(valueTransformerName)") }
         if importKey != name { rules.append("imported from \"\(importKey)\"") }
         if let pattern { rules.append("pattern \(pattern)" + (patternMeaning.map { " (\($0))" } ?? "")) }
+        if requiresNonSpace { rules.append("not only spaces") }
         if isQueryWord { rules.append("a plain word in queries") }
         if isCaseInsensitive { rules.append("ignores case") }
         if isIndexed { rules.append("indexed") }

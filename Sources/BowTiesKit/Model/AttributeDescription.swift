@@ -62,6 +62,12 @@ public struct AttributeDescription: Sendable {
     /// "a,b"` says that instead of `name does not match the pattern
     /// [^,\p{Cc}]*.` The code and the pattern stay as they are.
     public var patternMeaning: String?
+    /// A string must hold a character other than white space: a name of
+    /// spaces names nothing. Core Data would declare it as the pattern
+    /// `.*\S.*`, and it fails as that does (1680), in words of its own:
+    /// `name must contain a character other than a space.` Checked
+    /// without a regular expression, as it runs for every record saved.
+    public var requiresNonSpace: Bool
     /// Strings compare ignoring case, for uniqueness and lookups
     /// (SQL `COLLATE NOCASE`).
     public var isCaseInsensitive: Bool
@@ -97,6 +103,7 @@ public struct AttributeDescription: Sendable {
         isIndexed: Bool = false,
         pattern: String? = nil,
         patternMeaning: String? = nil,
+        requiresNonSpace: Bool = false,
         isCaseInsensitive: Bool = false,
         isQueryWord: Bool = false,
         derivation: Derivation? = nil,
@@ -119,6 +126,7 @@ public struct AttributeDescription: Sendable {
         self.isIndexed = isIndexed
         self.pattern = pattern
         self.patternMeaning = patternMeaning
+        self.requiresNonSpace = requiresNonSpace
         self.isCaseInsensitive = isCaseInsensitive
         self.isQueryWord = isQueryWord
         self.derivation = derivation

@@ -17,7 +17,8 @@ public enum BowTieModel {
         name: "BowTie",
         attributes: [
             AttributeDescription("id", .uuid, isOptional: false, isPrimaryKey: true),
-            AttributeDescription("name", .string, isOptional: false, minLength: 1, maxLength: 500),
+            AttributeDescription(
+                "name", .string, isOptional: false, minLength: 1, maxLength: 500, requiresNonSpace: true),
             AttributeDescription(
                 "searchKey", .string, minLength: 1, maxLength: 64, isUnique: true, isQueryWord: true,
                 displayName: "search key"),

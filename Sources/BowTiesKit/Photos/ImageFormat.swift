@@ -30,3 +30,28 @@ public enum ImageFormat: String, Sendable {
         }
     }
 }
+
+extension ImageFormat {
+    /// Why `data` cannot be a photo, or nil when it starts as an image
+    /// of a format above does: `is empty`, `is not an image (it starts
+    /// with "hello wor")`. A photo is what a report, an export and an
+    /// image viewer can show; a text file or an empty one is none.
+    public static func refusal(of data: Data) -> String? {
+        if data.isEmpty { return "is empty, not an image" }
+        guard ImageFormat(data: data) == .unknown else { return nil }
+        return "is not an image (it starts with \(startDescription(data)))"
+    }
+
+    /// What to give instead, for a hint.
+    public static let acceptedHint = "A photo is a PNG, JPEG, GIF, WebP or HEIC image file."
+
+    /// The first bytes, as text when they are printable ASCII, else in
+    /// hexadecimal: `"hello wor"`, `0x00 0x01 0x02 0x03`.
+    private static func startDescription(_ data: Data) -> String {
+        let head = data.prefix(8)
+        if head.allSatisfy({ (0x20...0x7E).contains($0) }) {
+            return "\"" + String(decoding: head, as: UTF8.self) + "\""
+        }
+        return head.prefix(4).map { String(format: "0x%02X", $0) }.joined(separator: " ")
+    }
+}

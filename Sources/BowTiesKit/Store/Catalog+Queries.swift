@@ -176,10 +176,15 @@ extension Catalog {
                 "\(url.path) is \(info.st_size) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have"
             )
         }
+        let data: Data
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: real))
+            data = try Data(contentsOf: URL(fileURLWithPath: real))
         } catch {
             throw CatalogError(.inputNotFound, "cannot read \(url.path): \(error.localizedDescription)")
         }
+        if let refusal = ImageFormat.refusal(of: data) {
+            throw CatalogError(.invalidInput, "\(url.path) \(refusal)", hint: ImageFormat.acceptedHint)
+        }
+        return data
     }
 }

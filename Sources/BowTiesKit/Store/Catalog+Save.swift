@@ -135,9 +135,12 @@ extension Catalog {
     /// An SQL condition true when a record refers to the blob whose
     /// SHA-256 is `sha256` (an SQL expression), in any table, or an
     /// action of the undo history still needs it.
-    func blobInUseSQL(_ sha256: String, _ db: Database) throws -> String {
+    ///
+    /// - Parameter history: Also count the actions of the undo history
+    ///   (false: only records of the model).
+    func blobInUseSQL(_ sha256: String, _ db: Database, history: Bool = true) throws -> String {
         var columns = model.blobColumns
-        if try UndoHistory.exists(db) {
+        if history, try UndoHistory.exists(db) {
             columns += UndoHistory.blobImageColumns(model).map { (table: $0.shadow, column: $0.column) }
         }
         let references = columns.map {

@@ -217,6 +217,7 @@ public final class Catalog: Sendable {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
+            if let problem = StoreLocation.accessProblem(store: url) { throw problem }
             throw CatalogError(
                 .cannotCreateOutput,
                 "cannot create the folder for the catalog at \(url.path): \(error.localizedDescription)")
@@ -475,7 +476,12 @@ public final class Catalog: Sendable {
                     .notAStore, "\(store.path) is not a bowties catalog (not an SQLite database)",
                     hint: "Choose another path with --store PATH.")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-                throw CatalogError(.storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
+                // SQLite's words ("attempt to write a readonly database",
+                // "unable to open database file") name neither the file
+                // nor what to do: find which one this user may not use.
+                throw StoreLocation.accessProblem(store: store)
+                    ?? CatalogError(
+                        .storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
             default:
                 throw CatalogError(.storeIO, "catalog error at \(store.path): \(error.message ?? "\(error)")")
             }

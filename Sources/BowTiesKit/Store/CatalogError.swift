@@ -37,6 +37,9 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         /// `bowties check` found problems in the store (or some remain
         /// after `--repair`).
         case storeDamaged
+        /// This user may not write (or read) a file or folder the command
+        /// needs: the catalog's folder, the catalog, an output's folder.
+        case permissionDenied
     }
 
     public var kind: Kind

@@ -26,17 +26,34 @@ final class AtomicFile {
     private static let bufferCapacity = 1 << 16
 
     /// Creates the temporary file beside `destination`.
-    /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
+    /// - Throws: ``CatalogError`` `.cannotCreateOutput` (also when
+    ///   `destination` is a folder: the rename could only fail, after all
+    ///   the writing), `.permissionDenied` when this user may not create
+    ///   files in its folder.
     init(destination: URL, permissions: mode_t = 0o644) throws {
         self.destination = destination
         let directory = destination.deletingLastPathComponent()
+        var info = stat()
+        if stat(destination.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CatalogError(
+                .cannotCreateOutput, "cannot write \(destination.path): it is a folder",
+                hint: "Name a file, e.g. \(destination.appendingPathComponent("ties.csv").path).")
+        }
         let name = ".\(destination.lastPathComponent).tmp-\(UUID().uuidString.prefix(8))"
         temporaryURL = directory.appendingPathComponent(name)
         descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else {
+            let reason = errno
+            if reason == EACCES || reason == EPERM {
+                throw CatalogError(
+                    .permissionDenied,
+                    "cannot create \(destination.path): the folder \(directory.path) is not writable by this user "
+                        + "(\(StoreLocation.userName))",
+                    hint: "Write it to a folder you can write.")
+            }
             throw CatalogError(
                 .cannotCreateOutput,
-                "cannot create \(destination.path): \(String(cString: strerror(errno)))")
+                "cannot create \(destination.path): \(String(cString: strerror(reason)))")
         }
         buffer.reserveCapacity(Self.bufferCapacity)
     }

@@ -108,6 +108,8 @@ extension UndoRecorder {
     /// already cover, and whose triggers change no other row: an import's
     /// owned objects (wears) of a record it inserted. Undo deletes those
     /// rows whole, so the images of their updates would never be used.
+    /// And for changes undo could not put back, which the action then
+    /// leaves out: `check --repair` removing a row whose parent is gone.
     static func withoutImages(of action: Int64?, _ db: Database, _ body: () throws -> Void) throws {
         guard let action else { return try body() }
         let table = ObjectModel.undoRecordingTable

@@ -74,6 +74,11 @@ extension AttributeDescription {
         case .string(let text):
             guard declaration.pointee.pattern == nil else { return false }
             if declaration.pointee.isQueryWord, QueryWord.syntax(in: text) != nil { return false }
+            if declaration.pointee.requiresNonSpace,
+                !text.unicodeScalars.contains(where: { !$0.properties.isWhitespace })
+            {
+                return false
+            }
             // At most one character per UTF-8 byte and at least one per
             // four: the bounds brokenRule would count characters for
             // are left to it.
@@ -138,6 +143,9 @@ extension AttributeDescription {
             }
             if let maxLength, bytes > maxLength, text.count > maxLength {
                 return (.stringTooLong, "\(name) is too long.")
+            }
+            if requiresNonSpace, !text.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) {
+                return (.stringPatternMatching, "\(name) must contain a character other than a space.")
             }
             if isQueryWord, let syntax = QueryWord.syntax(in: text) {
                 return (.stringPatternMatching, "\(name) \(syntax.explanation).")

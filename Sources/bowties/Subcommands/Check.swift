@@ -30,7 +30,10 @@ extension BowTies {
                 sets the photo of bow ties whose photo is missing or damaged to none, \
                 corrects recorded photo sizes, and creates or upgrades the schema. It never \
                 deletes a bow tie. Invalid bow ties, SQLite damage and catalogs from a newer \
-                bowties are reported but left to you. It then checks again.
+                bowties are reported but left to you. It then checks again. The repairs \
+                that change bow ties (a photo set to none) are one action that `bowties undo` \
+                takes back; removing a stray file is not in the undo history, and the \
+                repair's "Undo:" line says what `bowties undo` would undo instead.
 
                 Exit status: 0 when the catalog is healthy, or when --repair repaired \
                 everything it found and the check after it is clean; 65 when problems \
@@ -55,7 +58,7 @@ extension BowTies {
                 if options.json {
                     try Output.json(RepairJSON(report))
                 } else {
-                    Self.summarize(report)
+                    Self.summarize(report, nextUndo: try catalog.undoHistory().first { !$0.isUndone })
                 }
             } else {
                 remaining = try catalog.check()
@@ -114,7 +117,11 @@ extension BowTies {
             list(found.problems)
         }
 
-        private static func summarize(_ report: RepairReport) {
+        /// Says what was repaired, what `bowties undo` will take back,
+        /// and what the check after it found.
+        ///
+        /// - Parameter nextUndo: The action `bowties undo` undoes now.
+        private static func summarize(_ report: RepairReport, nextUndo: UndoAction?) {
             if report.found.isHealthy {
                 Output.line("No problems found; nothing to repair.")
                 return
@@ -122,6 +129,7 @@ extension BowTies {
             let repaired = report.repaired.count
             let of = repaired == report.found.problems.count ? "" : " of \(report.found.problems.count)"
             Output.line("Repaired \(repaired)\(of) problem\(report.found.problems.count == 1 ? "" : "s").")
+            if let line = undoLine(report, nextUndo: nextUndo) { Output.line(line) }
             if report.after.isHealthy {
                 Output.line("A new check finds no problems.")
             } else {
@@ -129,6 +137,26 @@ extension BowTies {
                 list(report.after.problems)
             }
         }
+    }
+}
+
+extension BowTies.Check {
+    /// `Undo: …`: whether the repair is in the undo history, and so what
+    /// `bowties undo` will take back next. Removing a leftover file is not
+    /// a change to the catalog, so a repair that only did that leaves the
+    /// history as it was, and the next undo is the action before it.
+    static func undoLine(_ report: RepairReport, nextUndo: UndoAction?) -> String? {
+        guard !report.repaired.isEmpty else { return nil }
+        let others = Array(Set(report.notUndoable.compactMap { $0.repair?.description })).sorted()
+            .joined(separator: ", ")
+        if let action = report.undoAction {
+            let taken = "`bowties undo` takes back #\(action.id) \"\(action.title)\""
+            guard !report.notUndoable.isEmpty else { return "Undo: \(taken)." }
+            let count = report.notUndoable.count
+            return "Undo: \(taken); \(count == 1 ? "1 repair" : "\(count) repairs") (\(others)) cannot be undone."
+        }
+        let next = nextUndo.map { "`bowties undo` would undo #\($0.id) \"\($0.title)\"" } ?? "there is nothing to undo"
+        return "Undo: this repair is not in the undo history (\(others): not a change to the bow ties); \(next)."
     }
 }
 
@@ -158,6 +186,9 @@ private struct RepairJSON: Encodable {
     var healthy: Bool
     var found: CheckJSON
     var repaired: [ProblemJSON]
+    /// The number of the action `bowties undo` takes back; null when the
+    /// repair is not in the history.
+    var undoAction: Int64?
     var after: CheckJSON
 
     init(_ report: RepairReport) {
@@ -165,6 +196,7 @@ private struct RepairJSON: Encodable {
         healthy = report.after.isHealthy
         found = CheckJSON(report.found)
         repaired = report.repaired.map(ProblemJSON.init)
+        undoAction = report.undoAction?.id
         after = CheckJSON(report.after)
     }
 }

@@ -3,12 +3,20 @@ import BowTiesKit
 import Foundation
 
 extension BowTies {
-    /// `bowties favorite KEY [--off]`.
+    /// `bowties favorite KEY [--off]`, also spelt `favourite`, as its
+    /// messages spell the word.
     struct Favorite: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "favorite",
             abstract: "Mark a bow tie as a favourite (or not, with --off).",
-            discussion: KeyArgument.discussion)
+            discussion: KeyArgument.discussion
+                + """
+
+
+                A tie that already is (or is not) a favourite stays as it is: bowties \
+                says so, exits 0, and logs nothing to undo. `favourite` is the same command.
+                """,
+            aliases: ["favourite"])
 
         @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
@@ -20,12 +28,20 @@ extension BowTies {
 
         func run() throws {
             let catalog = try options.openCatalog(.mustExist)
-            let tie = try catalog.setFavorite(key, !off)
+            // Nothing to change is no action: the undo history keeps only
+            // changes, and the words say what was already so.
+            let current = try catalog.bowTie(matching: key)
+            let unchanged = current.isFavorite == !off
+            let tie = unchanged ? current : try catalog.setFavorite(key, !off)
             if options.json {
                 try Output.json(BowTieJSON(tie, catalog: catalog))
                 return
             }
-            Output.line("\(Output.title(tie)) is \(tie.isFavorite ? "now" : "no longer") a favourite.")
+            if unchanged {
+                Output.line("\(Output.title(tie)) \(tie.isFavorite ? "is already" : "is not") a favourite.")
+            } else {
+                Output.line("\(Output.title(tie)) is \(tie.isFavorite ? "now" : "no longer") a favourite.")
+            }
         }
     }
 }

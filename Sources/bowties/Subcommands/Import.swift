@@ -71,6 +71,10 @@ extension BowTies {
         func run() throws {
             let input: ImportInput =
                 try file == "-" ? .standardInput : .file(file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate())
+            if file == "-", Terminal.isTerminal(0) {
+                // A person at a terminal would otherwise see nothing happen.
+                Terminal.standardError.write("reading from standard input; Ctrl-D ends\n")
+            }
             // Ctrl-C, a terminal that closes, `kill`: the import rolls back
             // and removes its photo files instead of dying half-way.
             let trap = SignalTrap()

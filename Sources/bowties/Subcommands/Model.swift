@@ -123,6 +123,8 @@ private struct AttributeJSON: Encodable {
     var primaryKey: Bool
     var indexed: Bool
     var pattern: String?
+    /// The string must hold a character other than white space.
+    var requiresNonSpace: Bool
     var caseInsensitive: Bool
     /// A value must read as a plain word among command arguments (search keys).
     var queryWord: Bool
@@ -145,6 +147,7 @@ private struct AttributeJSON: Encodable {
         primaryKey = attribute.isPrimaryKey
         indexed = attribute.isIndexed
         pattern = attribute.pattern
+        requiresNonSpace = attribute.requiresNonSpace
         caseInsensitive = attribute.isCaseInsensitive
         queryWord = attribute.isQueryWord
         switch attribute.derivation {
@@ -157,7 +160,7 @@ private struct AttributeJSON: Encodable {
     enum CodingKeys: String, CodingKey {
         case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
         case allowsExternalStorage, valueTransformerName, importKey
-        case primaryKey, indexed, pattern, caseInsensitive, queryWord, derivation
+        case primaryKey, indexed, pattern, requiresNonSpace, caseInsensitive, queryWord, derivation
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -178,6 +181,7 @@ private struct AttributeJSON: Encodable {
         try container.encode(primaryKey, forKey: .primaryKey)
         try container.encode(indexed, forKey: .indexed)
         try container.encode(pattern, forKey: .pattern)
+        try container.encode(requiresNonSpace, forKey: .requiresNonSpace)
         try container.encode(caseInsensitive, forKey: .caseInsensitive)
         try container.encode(queryWord, forKey: .queryWord)
         try container.encode(derivation, forKey: .derivation)

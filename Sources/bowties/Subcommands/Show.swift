@@ -37,11 +37,15 @@ extension BowTies {
             Output.line("# times worn: \(tie.timesWorn)")
             Output.line("Last worn: " + (tie.lastWorn.map { "\(Output.date($0)) (\(Output.relative($0)))" } ?? "never"))
             Output.line("Favourite: \(tie.isFavorite ? "yes" : "no")")
+            // Every field, an empty one as `none`, so that scripts and
+            // eyes find each line in its place.
             if let color = tie.tintColor {
                 let swatch = Output.swatch(color)
                 Output.line("Colour: \(color.hexString)" + (swatch.isEmpty ? "" : " " + swatch))
+            } else {
+                Output.line("Colour: none")
             }
-            if let url = tie.url { Output.line("URL: \(Output.escaped(url.absoluteString))") }
+            Output.line("URL: " + (tie.url.map { Output.escaped($0.absoluteString) } ?? "none"))
             Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).joined(separator: ", ")))
             // Attributes this command gives no words of its own, as the
             // declaration names them.

@@ -1,9 +1,12 @@
 import BowTiesKit
 
 extension BowTies {
-    /// The names of the subcommands, as typed.
+    /// The names of the subcommands, as typed, and their aliases
+    /// (`favourite`).
     static var commandNames: [String] {
-        configuration.subcommands.map { $0.configuration.commandName ?? $0._commandName }
+        configuration.subcommands.flatMap {
+            [$0.configuration.commandName ?? $0._commandName] + $0.configuration.aliases
+        }
     }
 
     /// Options the root command itself reads (ArgumentParser's own).

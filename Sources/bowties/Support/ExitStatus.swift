@@ -16,6 +16,9 @@ enum ExitStatus: Int32 {
     case cannotCreateOutput = 73
     case storeIO = 74
     case storeBusy = 75
+    /// EX_NOPERM: this user may not write the catalog, its folder or an
+    /// output's folder.
+    case permissionDenied = 77
     /// 128 + SIGINT: what a shell reports for Ctrl-C. Commands that trap
     /// signals exit with 128 + the signal they received.
     case interrupted = 130
@@ -24,7 +27,7 @@ enum ExitStatus: Int32 {
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 69 the editor \
         failed (edit), 73 cannot create output, 74 store I/O error or not a bowties store, \
-        75 store busy (past --wait), \
+        75 store busy (past --wait), 77 permission denied (a folder or file this user may not write), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """
 
@@ -40,6 +43,7 @@ enum ExitStatus: Int32 {
             case .outputClosed: self = .success
             case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
             case .storeBusy: self = .storeBusy
+            case .permissionDenied: self = .permissionDenied
             case .interrupted: self = .interrupted
             }
         case let error as PropertyListError:
