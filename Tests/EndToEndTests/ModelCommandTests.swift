@@ -38,7 +38,7 @@ struct ModelCommandTests {
         let entities = try #require(root["entities"] as? [[String: Any]])
         let attributes = try #require(entities.first?["attributes"] as? [[String: Any]])
         for attribute in attributes {
-            #expect(attribute.keys.count == 18, "\(attribute)")
+            #expect(attribute.keys.count == 19, "\(attribute)")
         }
         // The export's columns come from the same declaration: a binary
         // attribute becomes its size and SHA-256.
@@ -60,7 +60,12 @@ struct ModelCommandTests {
             return relationship["toMany"] as? Bool == true && inverse?["toMany"] as? Bool == true
         }.compactMap { $0["name"] as? String }
         #expect(manyToMany == ["tags"])
-        #expect((fromModel + manyToMany).joined(separator: ",") == header)
+        // Then each derived attribute's baseline, and the history it is
+        // derived from (a one-to-many relationship), so an export
+        // restores them.
+        let derived = attributes.filter { !($0["derivation"] is NSNull) }.compactMap { $0["name"] as? String }
+        #expect(derived == ["timesWorn", "lastWorn"])
+        #expect((fromModel + manyToMany + derived.map { $0 + "Before" } + ["wears"]).joined(separator: ",") == header)
         let rating = try #require(attributes.first { $0["name"] as? String == "rating" })
         #expect(rating["minValue"] as? Double == 0 && rating["maxValue"] as? Double == 5)
         #expect(rating["type"] as? String == "Double" && rating["optional"] as? Bool == false)

@@ -403,10 +403,11 @@ struct TagCommandTests {
         let result = try workspace.run("export")
         #expect(result.status == 0, "\(result)")
         let rows = try ExportCommandTests.parse(result.stdout)
-        #expect(rows.first == ExportCommandTests.header && rows.first?.last == "tags", "\(result)")
+        let tags = try #require(rows.first?.firstIndex(of: "tags"), "\(result)")
+        #expect(rows.first == ExportCommandTests.header && rows.first?[tags - 1] == "photoSHA256", "\(result)")
         #expect(rows.dropFirst().map { $0[2] } == ["R", "O", "Y", "G", "B", "I", "V"], "\(result)")
         #expect(
-            rows.dropFirst().map { $0.last ?? "?" } == ["Formal, wedding", "", "", "", "Formal", "", ""], "\(result)")
+            rows.dropFirst().map { $0[tags] } == ["Formal, wedding", "", "", "", "Formal", "", ""], "\(result)")
     }
 
     // MARK: - Helpers
