@@ -100,7 +100,8 @@ if len(rows) != 8:
     problems.append(f"{len(rows)} rows, expected 8")
 header = rows[0]
 expected_header = ["id", "name", "searchKey", "rating", "timesWorn", "lastWorn", "isFavorite",
-                   "url", "tintColor", "photoBytes", "photoSHA256", "tags"]
+                   "url", "tintColor", "photoBytes", "photoSHA256", "tags",
+                   "timesWornBefore", "lastWornBefore", "wears"]
 if header != expected_header:
     problems.append(f"header {header}")
 by_id = {row[0]: dict(zip(header, row)) for row in rows[1:]}
@@ -124,6 +125,9 @@ for tie in plistlib.load(open(plist_path, "rb")):
         "photoBytes": str(os.path.getsize(image)),
         "photoSHA256": hashlib.sha256(open(image, "rb").read()).hexdigest(),
         "tags": ", ".join(sorted(tie.get("tags", []), key=str.lower)),
+        # What the tie had before its history began: the plist's values.
+        "timesWornBefore": str(tie["timesWorn"]),
+        "lastWornBefore": tie["lastWorn"].strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     for key, value in expected.items():
         if row.get(key) != value:
