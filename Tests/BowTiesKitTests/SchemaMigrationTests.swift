@@ -281,7 +281,8 @@ struct SchemaMigrationTests {
     @Test("every migration but the first has a read shim")
     func everyMigrationHasAReadShim() {
         for migration in Catalog.migrator.migrations.dropFirst() {
-            #expect(migration.readShim != nil, "\(migration.identifier) has no readShim: reads would refuse older stores")
+            #expect(
+                migration.readShim != nil, "\(migration.identifier) has no readShim: reads would refuse older stores")
         }
     }
 
@@ -294,7 +295,9 @@ struct SchemaMigrationTests {
             let old = try DatabaseQueue()
             try SchemaMigrator(Array(Catalog.migrator.migrations.prefix(applied))).migrate(old)
             let pending = Array(Catalog.migrator.identifiers.dropFirst(applied))
-            let installed = try old.writeWithoutTransaction { try Catalog.migrator.installReadShims(pending: pending, $0) }
+            let installed = try old.writeWithoutTransaction {
+                try Catalog.migrator.installReadShims(pending: pending, $0)
+            }
             #expect(installed)
             let shimmed = try old.read(Self.columnsByTable)
             #expect(shimmed == expected, "a store with \(applied) migration(s): \(shimmed)")

@@ -108,7 +108,8 @@ struct OlderStoreCommandTests {
 
         switch command {
         case .list:
-            #expect(result.stdout.contains("Classic Red Bow Tie") && result.stdout.contains("Violet Velvet"), "\(result)")
+            #expect(
+                result.stdout.contains("Classic Red Bow Tie") && result.stdout.contains("Violet Velvet"), "\(result)")
         case .check:
             #expect(result.stdout.contains("No problems found."), "\(result)")
             #expect(result.stdout.contains("Checked \(workspace.storeURL.path): 7 bow ties"), "\(result)")
@@ -135,7 +136,9 @@ struct OlderStoreCommandTests {
         // A write that changes no value: the threshold the release set.
         let upgrade = try workspace.run("config", "--photo-threshold", "17000")
         try #require(upgrade.status == 0, "\(upgrade)")
-        #expect(try ReleasedStoreTests.appliedMigrations(storeURL: workspace.storeURL) == ReleasedStoreTests.knownMigrations)
+        #expect(
+            try ReleasedStoreTests.appliedMigrations(storeURL: workspace.storeURL) == ReleasedStoreTests.knownMigrations
+        )
         for (command, before) in zip(commands, asItIs) {
             let after = try workspace.run(arguments: command.arguments(workspace))
             #expect(before.status == after.status, "\(command)\n\(before)\n\(after)")
@@ -143,7 +146,8 @@ struct OlderStoreCommandTests {
         }
     }
 
-    @Test("the first command that writes upgrades it in one go and says so in one line; the next says nothing",
+    @Test(
+        "the first command that writes upgrades it in one go and says so in one line; the next says nothing",
         arguments: releases)
     func firstWriteUpgradesOnce(version: String) throws {
         let workspace = try Self.workspace(version)
@@ -153,7 +157,9 @@ struct OlderStoreCommandTests {
         let wear = try workspace.run("wear", "O")
         #expect(wear.status == 0, "\(wear)")
         #expect(wear.stderr == (expectedLine ?? ""), "\(wear)")
-        #expect(try ReleasedStoreTests.appliedMigrations(storeURL: workspace.storeURL) == ReleasedStoreTests.knownMigrations)
+        #expect(
+            try ReleasedStoreTests.appliedMigrations(storeURL: workspace.storeURL) == ReleasedStoreTests.knownMigrations
+        )
         #expect(try workspace.timesWorn("O") == timesWorn + 1)
 
         let rate = try workspace.run("rate", "O", "4")
@@ -180,15 +186,19 @@ struct OlderStoreCommandTests {
         #expect(after.isByteIdentical(to: before), "the store's folder changed:\n\(after.byteDifference(from: before))")
     }
 
-    @Test("from a newer release (a migration unknown here), it is refused by every command and left byte-identical",
+    @Test(
+        "from a newer release (a migration unknown here), it is refused by every command and left byte-identical",
         arguments: releases)
     func newerStoreIsRefused(version: String) throws {
         let workspace = try Self.workspace(version)
         try SQLiteLibrary().execute(
-            "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer bowties')", in: workspace.storeURL.path)
+            "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a newer bowties')", in: workspace.storeURL.path
+        )
         let before = try workspace.snapshot()
         let reads = OlderStoreRead.allCases.filter { ![.check, .checkJSON].contains($0) }
-        for arguments in reads.map({ $0.arguments(workspace) }) + [["wear", "R"], ["config", "--photo-threshold", "1"]] {
+        for arguments in reads.map({ $0.arguments(workspace) }) + [
+            ["wear", "R"], ["config", "--photo-threshold", "1"],
+        ] {
             let result = try workspace.run(arguments: arguments)
             #expect(result.status == 74, "\(result)")
             #expect(result.stderr.contains("was written by a newer version of bowties"), "\(result)")

@@ -627,7 +627,8 @@ extension Catalog {
                 for shim in shims {
                     let type: String = shim[0]
                     let name: String = shim[1]
-                    try db.execute(sql: "DROP \(type == "view" ? "VIEW" : "TABLE") temp.\(name.quotedDatabaseIdentifier)")
+                    let kind = type == "view" ? "VIEW" : "TABLE"
+                    try db.execute(sql: "DROP \(kind) temp.\(name.quotedDatabaseIdentifier)")
                 }
                 try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
                 if case .outdated(let pending) = try migrator.state(db) {
