@@ -115,9 +115,17 @@ struct FuzzCorpusTests {
         let url = Fixtures.packageRoot.appendingPathComponent("fuzz/corpus/\(name)")
         let formats: [ImportFormat] = name.hasPrefix("json/") ? [.json, .jsonl] : [.csv, .tsv]
         for format in formats {
+            var decoded: [Bool: RecordDecoding.Summary] = [:]
+            defer {
+                // A file that decodes in one mode decodes in the other,
+                // with the same count.
+                #expect(
+                    decoded.count != 1 && decoded[true] == decoded[false],
+                    "\(name) as \(format): \(decoded) (true: stopping at the first invalid record)")
+            }
             for stopAtFirst in [true, false] {
                 do {
-                    _ = try RecordDecoding.decodeAll(
+                    decoded[stopAtFirst] = try RecordDecoding.decodeAll(
                         contentsOf: url, format: format, displayName: "fuzz.txt", stopAtFirstInvalidRecord: stopAtFirst)
                 } catch let error as ImportError {
                     let location = try #require(error.location, "\(name): unlocated \(error)")
