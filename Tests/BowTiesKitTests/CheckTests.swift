@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 
 @testable import BowTiesKit
@@ -191,23 +192,34 @@ struct CheckTests {
         let checker = try Catalog(url: catalog.url, mode: .inspect)
         let written = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
+        let failure = Mutex<String?>(nil)
         // A writer stores a new photo file and keeps its transaction open
         // for a moment: the check's snapshot sees a file no row refers to,
-        // and must wait for the commit before calling it unused.
+        // and must wait for the commit before calling it unused. Both
+        // semaphores are signalled on every path, and both waits are
+        // bounded: a writer that fails, before or after storing the file,
+        // fails the test instead of hanging it.
         Thread.detachNewThread {
-            _ = try? catalog.write { db, changes in
-                let photo = try catalog.storePhoto(
-                    Fixtures.photo(bytes: 300_000, seed: 7), threshold: 100, db, changes, writeFiles: true)
-                written.signal()
-                Thread.sleep(forTimeInterval: 0.5)
-                return try catalog.save(
-                    BowTie(name: "Green", searchKey: "G"), photo: .store(photo), replacing: nil, db, changes)
+            defer { finished.signal() }
+            do {
+                _ = try catalog.write { db, changes in
+                    let photo = try catalog.storePhoto(
+                        Fixtures.photo(bytes: 300_000, seed: 7), threshold: 100, db, changes, writeFiles: true)
+                    written.signal()
+                    Thread.sleep(forTimeInterval: 0.5)
+                    return try catalog.save(
+                        BowTie(name: "Green", searchKey: "G"), photo: .store(photo), replacing: nil, db, changes)
+                }
+            } catch {
+                failure.withLock { $0 = "the writer failed: \(error)" }
+                written.signal()  // in case it failed before storing the file
             }
-            finished.signal()
         }
-        written.wait()
+        try #require(written.wait(timeout: .now() + 60) == .success, "the writer never stored its photo")
+        try #require(failure.withLock { $0 } == nil, "\(failure.withLock { $0 } ?? "")")
         let report = try checker.check()
-        finished.wait()
+        try #require(finished.wait(timeout: .now() + 60) == .success, "the writer never finished")
+        #expect(failure.withLock { $0 } == nil, "\(failure.withLock { $0 } ?? "")")
         #expect(report.problems.isEmpty, "\(report.problems)")
         #expect(try catalog.bowTie(matching: "G").photo?.storage == .external)
     }

@@ -10,8 +10,9 @@ import Testing
 /// promise: every pending migration or none.
 @Suite("Schema migrations")
 struct SchemaMigrationTests {
-    /// The versions whose stores are kept as fixtures.
-    static let releases = ["0.1.0"]
+    /// The versions whose stores are kept as fixtures (see
+    /// `ReleasedStoreTests.releases`).
+    static let releases = ["0.1.0", "0.2.0-dev-v3"]
 
     struct Planned: Error {}
 
@@ -273,6 +274,87 @@ struct SchemaMigrationTests {
             #expect(error.kind == .notAStore, "\(mode)")
             #expect(error.message.hasSuffix("was written by a newer version of bowties"), "\(mode): \(error)")
         }
+    }
+
+    // MARK: - Reading an older store
+
+    @Test("every migration but the first has a read shim")
+    func everyMigrationHasAReadShim() {
+        for migration in Catalog.migrator.migrations.dropFirst() {
+            #expect(
+                migration.readShim != nil, "\(migration.identifier) has no readShim: reads would refuse older stores")
+        }
+    }
+
+    @Test("read shims show the store of every earlier schema with today's tables and columns")
+    func readShimsShowTodaysTables() throws {
+        let new = try DatabaseQueue()
+        try Catalog.migrator.migrate(new)
+        let expected = try new.read(Self.columnsByTable)
+        for applied in 1..<Catalog.migrator.migrations.count {
+            let old = try DatabaseQueue()
+            try SchemaMigrator(Array(Catalog.migrator.migrations.prefix(applied))).migrate(old)
+            let pending = Array(Catalog.migrator.identifiers.dropFirst(applied))
+            let installed = try old.writeWithoutTransaction {
+                try Catalog.migrator.installReadShims(pending: pending, $0)
+            }
+            #expect(installed)
+            let shimmed = try old.read(Self.columnsByTable)
+            #expect(shimmed == expected, "a store with \(applied) migration(s): \(shimmed)")
+            // Nothing of the store itself changed.
+            #expect(try old.read { try Catalog.migrator.state($0) } == .outdated(pending: pending))
+        }
+    }
+
+    @Test("a release's store opened to read is read through the shims and left byte-identical", arguments: releases)
+    func releasedStoreIsReadAsItIs(version: String) throws {
+        let directory = try TemporaryDirectory()
+        let url = try Self.copyReleasedStore(version, into: directory)
+        var applied = 0
+        try Self.withQueue(url) { queue in
+            applied = try queue.read { try SchemaMigrator([]).appliedIdentifiers($0) }.count
+        }
+        let before = try Self.checksums(directory)
+        for mode in [Catalog.OpenMode.readOnly, .inspect] {
+            let catalog = try Catalog(url: url, mode: mode)
+            let current = Catalog.migrator.migrations.count
+            #expect(catalog.olderSchema == (applied < current ? .init(store: applied, current: current) : nil))
+            #expect(catalog.upgradedSchema == nil)
+            #expect(try catalog.count() == 7)
+            #expect(try catalog.bowTie(matching: "R").name == "Classic Red Bow Tie")
+            if mode == .inspect {
+                let report = try catalog.check()
+                #expect(report.isHealthy, "\(report.problems)")
+                #expect(report.bowTieCount == 7 && report.olderSchema == catalog.olderSchema)
+            }
+        }
+        #expect(try Self.checksums(directory) == before)
+
+        let writer = try Catalog(url: url, mode: .mustExist)
+        #expect(writer.olderSchema == nil)
+        let current = Catalog.migrator.migrations.count
+        #expect(writer.upgradedSchema == (applied < current ? .init(store: applied, current: current) : nil))
+        #expect(try Catalog(url: url, mode: .mustExist).upgradedSchema == nil, "upgraded twice")
+    }
+
+    /// Every table (and `TEMP` table or view, which hide the store's own
+    /// of the same name) with its columns, as a reader's query sees them;
+    /// the `rowid` a shim's view names is the table's own.
+    static func columnsByTable(_ db: Database) throws -> [String: [String]] {
+        let names = try String.fetchSet(
+            db,
+            sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' \
+                UNION SELECT name FROM sqlite_temp_master WHERE type IN ('table', 'view')
+                """
+        ).filter { !$0.hasPrefix("sqlite_") && $0 != SchemaMigrator.bookkeepingTable }
+        var tables: [String: [String]] = [:]
+        for name in names {
+            tables[name] = try String.fetchAll(
+                db, sql: "SELECT name FROM pragma_table_info(?) ORDER BY cid", arguments: [name]
+            ).filter { $0 != "rowid" }
+        }
+        return tables
     }
 
     // MARK: - Helpers

@@ -104,6 +104,7 @@ extension Catalog {
             report.problems += try integrityProblems(db)
             let schema = try schemaProblems(db)
             report.problems += schema.problems
+            report.olderSchema = schema.olderSchema
             guard !schema.isNewer else { return report }
             report.problems += try foreignKeyProblems(db)
             if schema.isReady {
@@ -137,6 +138,7 @@ extension Catalog {
         var problems: [StoreProblem] = []
         var isNewer = false
         var isReady = false
+        var olderSchema: SchemaVersions?
     }
 
     private func schemaProblems(_ db: Database) throws -> SchemaFindings {
@@ -159,6 +161,13 @@ extension Catalog {
         case .uncreated:
             message = "the store has no schema yet (a command was interrupted before it could create it)"
             pending = migrator.identifiers
+        case .outdated where olderSchema != nil:
+            // An earlier release's store, read through the read shims as
+            // every command that reads does: not a problem, the next
+            // change upgrades it.
+            findings.isReady = true
+            findings.olderSchema = olderSchema
+            return findings
         case .outdated(let identifiers):
             message = "the store's schema is older than this version's"
             pending = identifiers

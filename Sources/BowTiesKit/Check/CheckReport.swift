@@ -11,6 +11,10 @@ public struct CheckReport: Sendable {
     /// Entries found in the photo folder (photo files and anything else).
     public var photoFolderEntries = 0
     public var problems: [StoreProblem] = []
+    /// Set when the store was made by an earlier release and read as it
+    /// is (``Catalog/olderSchema``): not a problem, the next command that
+    /// changes the catalog upgrades it.
+    public var olderSchema: Catalog.SchemaVersions?
 
     public init(store: URL) {
         self.store = store

@@ -27,9 +27,12 @@ extension Catalog {
     /// Never edit a migration once released, and never make one read the
     /// live declaration (``BowTieModel``): stores in the wild were made by
     /// the migration as it was, and the next migration starts from there.
-    /// A change to the schema is a new migration at the end; a test checks
-    /// that the migrated schema matches what the declaration expects
-    /// (``EntityDescription/expectedTableSchema(named:)``).
+    /// A change to the schema is a new migration at the end, with its
+    /// ``SchemaMigration/readShim`` so that commands that only read still
+    /// read the stores made before it; tests check that the migrated
+    /// schema matches what the declaration expects
+    /// (``EntityDescription/expectedTableSchema(named:)``) and that the
+    /// shims show every release's store with today's tables and columns.
     /// `docs/ARCHITECTURE.md` says how to add one.
     static let migrator = SchemaMigrator([
         // bowties 0.1.0. The statements as SQLite keeps them in
@@ -78,6 +81,15 @@ extension Catalog {
                 CREATE TRIGGER "bowtie_wears_delete" AFTER DELETE ON "wear" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id")) WHERE "id" = OLD."bowTie_id"; END;
                 CREATE TRIGGER "bowtie_wears_update" AFTER UPDATE OF "bowTie_id", "date" ON "wear" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = OLD."bowTie_id")) WHERE "id" = OLD."bowTie_id"; UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = NEW."bowTie_id")) WHERE "id" = NEW."bowTie_id"; END;
                 CREATE TRIGGER "bowtie_wears_baseline" AFTER UPDATE OF "timesWorn_baseline", "lastWorn_baseline" ON "bowtie" BEGIN UPDATE "bowtie" SET "timesWorn" = "timesWorn_baseline" + (SELECT count(*) FROM "wear" WHERE "bowTie_id" = NEW."id"), "lastWorn" = (SELECT max(value) FROM (SELECT "lastWorn_baseline" AS value UNION ALL SELECT "date" FROM "wear" WHERE "bowTie_id" = NEW."id")) WHERE "id" = NEW."id"; END;
+                """,
+            // Read without v2: the baselines are the stored values (what
+            // the UPDATE above copies) and there is no history or tag.
+            // The view names the table's rowid, which callers order by.
+            readShim: """
+                CREATE TEMP VIEW "bowtie" AS SELECT rowid AS rowid, *, "timesWorn" AS "timesWorn_baseline", "lastWorn" AS "lastWorn_baseline" FROM main."bowtie";
+                CREATE TEMP TABLE "wear" ("pk" INTEGER PRIMARY KEY, "date" DOUBLE NOT NULL, "note" TEXT, "bowTie_id" TEXT NOT NULL);
+                CREATE TEMP TABLE "tag" ("pk" INTEGER PRIMARY KEY, "name" TEXT NOT NULL UNIQUE COLLATE NOCASE);
+                CREATE TEMP TABLE "bowtie_tag" ("bowTie_id" TEXT NOT NULL, "tag_pk" INTEGER NOT NULL, PRIMARY KEY ("bowTie_id", "tag_pk"));
                 """),
         // bowties 0.2.0: the undo history. Every table of the model gets
         // a table of row images and three triggers that log its changes
@@ -108,19 +120,36 @@ extension Catalog {
                 CREATE TRIGGER "bowtie_tag_undo_insert" AFTER INSERT ON "bowtie_tag" WHEN (SELECT "inserts" AND "action" IS NOT NULL FROM "undo_recording") BEGIN INSERT INTO "undo_change" ("action", "phase", "tableName", "operation", "row") SELECT "action", "phase", 'bowtie_tag', 'insert', NEW.rowid FROM "undo_recording"; INSERT INTO "undo_bowtie_tag" ("seq", "side", "bowTie_id", "tag_pk") VALUES (last_insert_rowid(), 1, NEW."bowTie_id", NEW."tag_pk"); END;
                 CREATE TRIGGER "bowtie_tag_undo_update" AFTER UPDATE ON "bowtie_tag" WHEN (SELECT "action" FROM "undo_recording") IS NOT NULL AND (OLD."bowTie_id" IS NOT NEW."bowTie_id" OR OLD."tag_pk" IS NOT NEW."tag_pk") BEGIN INSERT INTO "undo_change" ("action", "phase", "tableName", "operation", "row") SELECT "action", "phase", 'bowtie_tag', 'update', NEW.rowid FROM "undo_recording"; INSERT INTO "undo_bowtie_tag" ("seq", "side", "bowTie_id", "tag_pk") VALUES (last_insert_rowid(), 0, OLD."bowTie_id", OLD."tag_pk"), (last_insert_rowid(), 1, NEW."bowTie_id", NEW."tag_pk"); END;
                 CREATE TRIGGER "bowtie_tag_undo_delete" AFTER DELETE ON "bowtie_tag" WHEN (SELECT "action" FROM "undo_recording") IS NOT NULL BEGIN INSERT INTO "undo_change" ("action", "phase", "tableName", "operation", "row") SELECT "action", "phase", 'bowtie_tag', 'delete', OLD.rowid FROM "undo_recording"; INSERT INTO "undo_bowtie_tag" ("seq", "side", "bowTie_id", "tag_pk") VALUES (last_insert_rowid(), 0, OLD."bowTie_id", OLD."tag_pk"); END;
+                """,
+            // Read without v3: an empty history (readers never record,
+            // so no trigger is needed).
+            readShim: """
+                CREATE TEMP TABLE "undo_action" ("id" INTEGER PRIMARY KEY, "title" TEXT NOT NULL, "date" DOUBLE NOT NULL, "undone" INTEGER NOT NULL DEFAULT 0);
+                CREATE TEMP TABLE "undo_change" ("seq" INTEGER PRIMARY KEY, "action" INTEGER NOT NULL, "phase" INTEGER NOT NULL, "tableName" TEXT NOT NULL, "operation" TEXT NOT NULL, "row" INTEGER NOT NULL, "lastRow" INTEGER);
+                CREATE TEMP TABLE "undo_recording" ("action" INTEGER, "phase" INTEGER NOT NULL DEFAULT 0, "inserts" BOOLEAN NOT NULL DEFAULT 1);
+                INSERT INTO temp."undo_recording" (action) VALUES (NULL);
+                CREATE TEMP TABLE "undo_bowtie" ("seq" INTEGER NOT NULL, "side" INTEGER NOT NULL, "id" TEXT, "name" TEXT, "searchKey" TEXT, "rating" DOUBLE, "timesWorn" INTEGER, "lastWorn" DOUBLE, "isFavorite" BOOLEAN, "url" TEXT, "tintColor" BLOB, "photoData_sha256" TEXT, "timesWorn_baseline" INTEGER, "lastWorn_baseline" DOUBLE, PRIMARY KEY ("seq", "side")) WITHOUT ROWID;
+                CREATE TEMP TABLE "undo_wear" ("seq" INTEGER NOT NULL, "side" INTEGER NOT NULL, "pk" INTEGER, "date" DOUBLE, "note" TEXT, "bowTie_id" TEXT, PRIMARY KEY ("seq", "side")) WITHOUT ROWID;
+                CREATE TEMP TABLE "undo_tag" ("seq" INTEGER NOT NULL, "side" INTEGER NOT NULL, "pk" INTEGER, "name" TEXT, PRIMARY KEY ("seq", "side")) WITHOUT ROWID;
+                CREATE TEMP TABLE "undo_bowtie_tag" ("seq" INTEGER NOT NULL, "side" INTEGER NOT NULL, "bowTie_id" TEXT, "tag_pk" INTEGER, PRIMARY KEY ("seq", "side")) WITHOUT ROWID;
                 """),
     ])
 
     /// Applies every pending migration in one IMMEDIATE transaction of
     /// its own.
     ///
+    /// - Returns: The identifiers applied, in order: none when another
+    ///   process brought the store up to date first.
     /// - Throws: ``CatalogError``: `.notAStore` for a store from a newer
     ///   version, `.storeDamaged` when the upgraded store would hold broken
     ///   references, and the errors of ``mapErrors(_:)``. The store is
     ///   then as it was.
-    func migrateSchema() throws {
+    @discardableResult
+    func migrateSchema() throws -> [String] {
         try mapErrors {
-            try mapMigrationErrors { _ = try migrator.migrate(database) }
+            var applied: [String] = []
+            try mapMigrationErrors { applied = try migrator.migrate(database) }
+            return applied
         }
     }
 

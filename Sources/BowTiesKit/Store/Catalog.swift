@@ -28,11 +28,14 @@ public final class Catalog: Sendable {
         case mustExist
         /// Read only: commands that only read. Nothing is written, not even
         /// SQLite's set-up; it works on a store the user can read but not
-        /// write. A store whose schema needs an upgrade is refused with a
-        /// hint instead of being upgraded.
+        /// write. A store an earlier release made is read as it is,
+        /// through its migrations' read shims (``olderSchema``), never
+        /// upgraded.
         case readOnly
         /// Read only, and the store as it is: no schema check beyond
-        /// "is it a bowties store". For ``check()``, which reports such states.
+        /// "is it a bowties store". For ``check()``, which reports such
+        /// states. An earlier release's store is read through the shims,
+        /// as with ``readOnly``.
         case inspect
         /// Writable, but the store as it is: for ``repair(announce:)``,
         /// which reports the schema's state before it upgrades it.
@@ -61,6 +64,29 @@ public final class Catalog: Sendable {
     /// The shared lock that tells a failed command not to remove this
     /// store while we use it (nil in a read-only folder).
     private let lock: StoreLock?
+    /// What opening found of the schema: set once, while the initializer
+    /// runs (``upgradedSchema``, ``olderSchema``).
+    private let schemaOnOpen = Mutex<(upgraded: SchemaVersions?, older: SchemaVersions?)>((nil, nil))
+
+    /// Schema versions, counted in migrations: a store made by 0.1.0 is
+    /// at version 1.
+    public struct SchemaVersions: Sendable, Equatable {
+        /// The store's version (before an upgrade).
+        public var store: Int
+        /// This bowties' version, the one an upgrade brings it to.
+        public var current: Int
+    }
+
+    /// The upgrade opening applied, when it applied one to a store an
+    /// earlier release made (not when it created a new store, nor when
+    /// another process upgraded the store first): what a command says
+    /// once on standard error.
+    public var upgradedSchema: SchemaVersions? { schemaOnOpen.withLock { $0.upgraded } }
+
+    /// Set when a mode that never writes opened a store an earlier
+    /// release made: it is read through the read shims of the migrations
+    /// it lacks (``SchemaMigration/readShim``), and left as it is.
+    public var olderSchema: SchemaVersions? { schemaOnOpen.withLock { $0.older } }
 
     /// Opens the catalog at `url`, creating or upgrading its schema when
     /// `mode` writes.
@@ -272,8 +298,10 @@ public final class Catalog: Sendable {
 
     /// Checks that the store is a bowties store and, in the modes that
     /// write, creates or upgrades its schema. Read-only modes never change
-    /// it: ``OpenMode/readOnly`` refuses a store it cannot read as it is,
-    /// ``OpenMode/inspect`` and ``OpenMode/repair`` take it as it is.
+    /// it: ``OpenMode/readOnly`` and ``OpenMode/inspect`` read an earlier
+    /// release's store through the read shims (``readOnly`` refuses an
+    /// empty one, or one from a newer release), ``OpenMode/repair`` takes
+    /// it as it is.
     private func prepareSchema(mode: OpenMode) throws {
         let (state, foreign) = try database.read { db in
             let state = try migrator.state(db)
@@ -291,7 +319,13 @@ public final class Catalog: Sendable {
                 .notAStore, "\(url.path) is an SQLite database but not a bowties catalog",
                 hint: "Choose another path with --store PATH.")
         }
-        if mode == .inspect || mode == .repair { return }
+        if mode == .repair { return }
+        if mode == .inspect {
+            // The check reports every other state; an older schema it
+            // reads through the shims, so that it checks every record.
+            if case .outdated(let pending) = state { try shim(pending) }
+            return
+        }
         switch state {
         case .current:
             return
@@ -303,16 +337,43 @@ public final class Catalog: Sendable {
             throw CatalogError(
                 .storeNotFound, "the catalog at \(url.path) is empty",
                 hint: "Fill it with `bowties import` (the sample data) or `bowties import FILE`.")
-        case .outdated where mode == .readOnly:
-            throw CatalogError(
-                .notAStore, "the catalog at \(url.path) is not ready to read: its schema is missing or out of date",
-                hint: "A command that changes the catalog (or `bowties check --repair`) creates or upgrades it.")
-        case .uncreated, .outdated:
+        case .outdated(let pending) where mode == .readOnly:
+            // Reads never write, not even to upgrade: an earlier
+            // release's store is read through the shims.
+            guard try shim(pending) else {
+                throw CatalogError(
+                    .notAStore, "the catalog at \(url.path) is not ready to read: its schema is out of date",
+                    hint: "A command that changes the catalog (or `bowties check --repair`) upgrades it.")
+            }
+        case .uncreated:
             // What is pending is decided again under the write lock: of
             // two processes creating the same new store, the second finds
             // it ready.
             try migrateSchema()
+        case .outdated:
+            let applied = try migrateSchema()
+            if !applied.isEmpty {
+                let current = migrator.identifiers.count
+                schemaOnOpen.withLock { $0.upgraded = SchemaVersions(store: current - applied.count, current: current) }
+            }
         }
+    }
+
+    /// Lets this connection read a store that lacks the `pending`
+    /// migrations as if it had them, writing nothing
+    /// (``SchemaMigrator/installReadShims(pending:_:)``).
+    ///
+    /// - Returns: False when a pending migration has no read shim.
+    @discardableResult
+    private func shim(_ pending: [String]) throws -> Bool {
+        let installed = try database.writeWithoutTransaction { db in
+            try migrator.installReadShims(pending: pending, db)
+        }
+        if installed {
+            let current = migrator.identifiers.count
+            schemaOnOpen.withLock { $0.older = SchemaVersions(store: current - pending.count, current: current) }
+        }
+        return installed
     }
 
     // MARK: - Settings
@@ -559,7 +620,26 @@ extension Catalog {
     public func copyDatabase(to destination: URL) throws {
         try mapErrors {
             try database.writeWithoutTransaction { db in
+                guard olderSchema != nil else {
+                    try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
+                    return
+                }
+                // VACUUM re-creates the store's indexes by unqualified
+                // table names, which the read shims' views would take:
+                // the copy is made of the store as it is (whoever opens
+                // it for writing upgrades it), then the shims come back.
+                let shims = try Row.fetchAll(
+                    db, sql: "SELECT type, name FROM sqlite_temp_master WHERE type IN ('view', 'table')")
+                for shim in shims {
+                    let type: String = shim[0]
+                    let name: String = shim[1]
+                    let kind = type == "view" ? "VIEW" : "TABLE"
+                    try db.execute(sql: "DROP \(kind) temp.\(name.quotedDatabaseIdentifier)")
+                }
                 try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
+                if case .outdated(let pending) = try migrator.state(db) {
+                    _ = try migrator.installReadShims(pending: pending, db)
+                }
             }
         }
     }

@@ -12,15 +12,27 @@ struct SchemaMigration: Sendable {
     /// transaction. It must not commit, roll back or change pragmas that
     /// a transaction cannot change.
     let apply: @Sendable (Database) throws -> Void
+    /// How a command that only reads sees a store this migration was not
+    /// applied to as if it were, without writing it: statements that
+    /// create `TEMP` tables and views only (they live in the connection's
+    /// temporary database and vanish when it closes), run in order after
+    /// the shims of the pending migrations before this one. A view takes
+    /// the place of a changed table (`temp.bowtie` hides `main.bowtie`
+    /// from unqualified names), an empty table the place of a new one.
+    /// Nil when there is none: such a store is then refused by reads
+    /// until a write upgrades it. The first migration needs none (a store
+    /// without it has nothing to read).
+    let readShim: String?
 
-    init(_ identifier: String, apply: @escaping @Sendable (Database) throws -> Void) {
+    init(_ identifier: String, readShim: String? = nil, apply: @escaping @Sendable (Database) throws -> Void) {
         self.identifier = identifier
+        self.readShim = readShim
         self.apply = apply
     }
 
     /// A migration that runs `sql`, one or more statements.
-    init(_ identifier: String, sql: String) {
-        self.init(identifier) { db in try db.execute(sql: sql) }
+    init(_ identifier: String, sql: String, readShim: String? = nil) {
+        self.init(identifier, readShim: readShim) { db in try db.execute(sql: sql) }
     }
 }
 
@@ -99,6 +111,24 @@ struct SchemaMigrator: Sendable {
         if applied.isEmpty { return .uncreated }
         let pending = identifiers.filter { !applied.contains($0) }
         return pending.isEmpty ? .current : .outdated(pending: pending)
+    }
+
+    /// Lets this connection read a store whose `pending` migrations are
+    /// not applied as if they were: creates the `TEMP` objects of each
+    /// one's ``SchemaMigration/readShim``, in order. The store's file is
+    /// not written (SQLite keeps `TEMP` objects in the connection's own
+    /// temporary database), so this works on a connection opened
+    /// read-only.
+    ///
+    /// - Returns: False, with nothing created, when one of them has no
+    ///   shim.
+    func installReadShims(pending: [String], _ db: Database) throws -> Bool {
+        let shims = migrations.filter { pending.contains($0.identifier) }.map(\.readShim)
+        guard shims.allSatisfy({ $0 != nil }) else { return false }
+        for shim in shims.compactMap({ $0 }) {
+            try db.execute(sql: shim)
+        }
+        return true
     }
 
     /// Applies every pending migration in one IMMEDIATE transaction. What

@@ -108,8 +108,17 @@ struct CommonOptions: ParsableArguments {
     }
 
     /// Opens the catalog; commands that only read pass `.readOnly`.
+    ///
+    /// A command that writes upgrades a catalog an earlier release made,
+    /// atomically, and says so once on standard error; one that reads
+    /// reads it as it is.
     func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
-        try Catalog(url: storeURL, mode: mode, wait: waitPolicy)
+        let catalog = try Catalog(url: storeURL, mode: mode, wait: waitPolicy)
+        if let upgrade = catalog.upgradedSchema {
+            Terminal.standardError.write(
+                "bowties: upgraded the catalog from schema v\(upgrade.store) to v\(upgrade.current)\n")
+        }
+        return catalog
     }
 }
 

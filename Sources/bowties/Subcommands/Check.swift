@@ -98,8 +98,18 @@ extension BowTies {
             }
         }
 
+        /// `The catalog's schema is v1, from an earlier bowties: …`, when
+        /// it is.
+        private static func olderSchemaNote(_ report: CheckReport) {
+            guard let older = report.olderSchema else { return }
+            Output.line(
+                "The catalog's schema is v\(older.store), from an earlier bowties: commands that read use it as it is; "
+                    + "the next command that changes the catalog upgrades it to v\(older.current).")
+        }
+
         private static func show(_ report: CheckReport) {
             Output.line(headline(report))
+            olderSchemaNote(report)
             if report.isHealthy {
                 Output.line("No problems found.")
             } else {
@@ -168,6 +178,14 @@ private struct CheckJSON: Encodable {
     var photos: Int
     var photoFolderEntries: Int
     var problems: [ProblemJSON]
+    /// An earlier release's schema, read as it is: `{"version": 1,
+    /// "upgradesTo": 3}`; absent when the schema is this version's.
+    var olderSchema: OlderSchemaJSON?
+
+    struct OlderSchemaJSON: Encodable {
+        var version: Int
+        var upgradesTo: Int
+    }
 
     init(_ report: CheckReport) {
         store = report.store.path
@@ -176,6 +194,7 @@ private struct CheckJSON: Encodable {
         photos = report.photoCount
         photoFolderEntries = report.photoFolderEntries
         problems = report.problems.map(ProblemJSON.init)
+        olderSchema = report.olderSchema.map { OlderSchemaJSON(version: $0.store, upgradesTo: $0.current) }
     }
 }
 
