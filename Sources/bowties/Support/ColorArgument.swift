@@ -12,7 +12,11 @@ extension BowTies {
     ///
     /// - Throws: ``UsageError`` for a value other than auto, always, never.
     static func extractingColorChoice(_ arguments: [String]) throws -> [String] {
-        guard let addIndex = commandIndex(in: arguments), arguments[addIndex] == "add" else { return arguments }
+        // Only `add` moves `--color`: without the word, no command's
+        // configuration need be built to find the name (`export`'s lists
+        // every field of the declaration, a million instructions).
+        guard arguments.contains("add"), let addIndex = commandIndex(in: arguments), arguments[addIndex] == "add"
+        else { return arguments }
         var kept: [String] = []
         var index = 0
         while index < addIndex {
