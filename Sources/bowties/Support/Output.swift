@@ -124,30 +124,10 @@ struct BowTieJSON: Encodable {
     init(_ tie: BowTie, catalog: Catalog, checked: CheckedPhoto?) {
         self.init(tie, catalog: catalog)
         for name in json.blobs.keys { json.blobs[name]?.type = checked?.type }
-        json.extra["photoProblem"] = .text(checked?.problem?.description)
+        json.extra["photoProblem"] = ExplicitNull(checked?.problem?.description)
     }
 
     func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
-    }
-}
-
-/// An optional value that JSON shows as `null` when nil. (Encoding leaves
-/// out an optional property that is nil; wrapped in this, the property is
-/// left out only when the wrapper itself is nil.)
-struct ExplicitNull<Wrapped: Encodable>: Encodable {
-    var value: Wrapped?
-
-    init(_ value: Wrapped?) {
-        self.value = value
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value {
-            try container.encode(value)
-        } else {
-            try container.encodeNil()
-        }
     }
 }
