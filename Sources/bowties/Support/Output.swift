@@ -31,6 +31,20 @@ enum Output {
         AttributeValue.twoDecimalText(value) ?? AttributeValue.double(value).displayText
     }
 
+    /// The rating's scale in words, from the declaration
+    /// (``BowTieModel/ratingScale``): `0 to 5`.
+    static let ratingScale =
+        "\(number(BowTieModel.ratingScale.lowerBound)) to \(number(BowTieModel.ratingScale.upperBound))"
+
+    /// The rating's scale as a range: `0...5`.
+    static let ratingRange =
+        "\(number(BowTieModel.ratingScale.lowerBound))...\(number(BowTieModel.ratingScale.upperBound))"
+
+    /// A rating on its scale: `3.5/5`.
+    static func rating(_ value: Double) -> String {
+        "\(number(value))/\(number(BowTieModel.ratingScale.upperBound))"
+    }
+
     /// `2014-06-19 18:15:24 UTC`.
     static func date(_ date: Date) -> String {
         let iso = ISO8601.string(from: date)  // 2014-06-19T18:15:24Z
