@@ -8,7 +8,8 @@ struct SupportHelperTests {
     @Test("a message quotes a value with every control escaped as the terminal's table does")
     func abbreviatedEscapesAsTheTable() {
         #expect(AttributeValue.abbreviated("a\u{061C}b\u{200E}c\u{200F}d") == "a\\u{61C}b\\u{200E}c\\u{200F}d")
-        #expect(AttributeValue.abbreviated("two\nlines\t\u{1B}[31m\u{7}\u{202E}") == "two\\nlines\\t\\e[31m\\x07\\u{202E}")
+        #expect(
+            AttributeValue.abbreviated("two\nlines\t\u{1B}[31m\u{7}\u{202E}") == "two\\nlines\\t\\e[31m\\x07\\u{202E}")
         for text in ["x\u{061C}", "\u{200E}", "\u{200F}y", "\u{1B}", "\u{85}", "\u{2066}", "plain é 蝶"] {
             #expect(AttributeValue.abbreviated(text) == ControlCharacters.escaped(text), "\(text.debugDescription)")
         }
@@ -40,8 +41,10 @@ struct SupportHelperTests {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        #expect(String(decoding: try encoder.encode(Wear(date: "d", note: nil)), as: UTF8.self) == #"{"date":"d","note":null}"#)
-        #expect(String(decoding: try encoder.encode(Wear(date: "d", note: "n")), as: UTF8.self) == #"{"date":"d","note":"n"}"#)
+        let none = try encoder.encode(Wear(date: "d", note: nil))
+        #expect(String(decoding: none, as: UTF8.self) == #"{"date":"d","note":null}"#)
+        let some = try encoder.encode(Wear(date: "d", note: "n"))
+        #expect(String(decoding: some, as: UTF8.self) == #"{"date":"d","note":"n"}"#)
     }
 
     @Test("the rating's scale comes from the declaration, and the report's stars follow it")
@@ -62,15 +65,12 @@ struct SupportHelperTests {
         var seen: [String] = []
         try catalog.forEachRow(
             of: ["name", "rating"], matching: catalog.query([]),
-            resolving: { row in (try row.field("rating"), try row.field("name")) }
-        ) { row, fields in
-            seen.append("\(row.text(fields.1) ?? "") \(row.number(fields.0) ?? 0)")
-        }
+            resolving: { row in (try row.field("rating"), try row.field("name")) },
+            each: { row, fields in seen.append("\(row.text(fields.1) ?? "") \(row.number(fields.0) ?? 0)") })
         #expect(seen == ["Tie 4.5"])
         #expect(throws: ExportFieldError.self) {
-            try catalog.forEachRow(of: ["name"], matching: catalog.query([]), resolving: { try $0.field("rating") }) {
-                _, _ in
-            }
+            try catalog.forEachRow(
+                of: ["name"], matching: catalog.query([]), resolving: { try $0.field("rating") }, each: { _, _ in })
         }
     }
 }

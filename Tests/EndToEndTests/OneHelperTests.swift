@@ -56,7 +56,9 @@ struct OneHelperTests {
     @Test("a sort: term in the query wins over --sort, as before")
     func queryTermFirst() throws {
         let bowties = try Self.catalogWithEquals()
-        #expect(try Self.keys(bowties, ["rating:1..", "sort:name", "--sort", "rating"]) == ["a", "R", "r2", "G", "I", "B", "O", "V"])
+        #expect(
+            try Self.keys(bowties, ["rating:1..", "sort:name", "--sort", "rating"])
+                == ["a", "R", "r2", "G", "I", "B", "O", "V"])
     }
 
     @Test("a message quoting a value escapes every bidirectional control, as the table does")

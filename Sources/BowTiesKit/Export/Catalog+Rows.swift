@@ -2,15 +2,15 @@ import Foundation
 import GRDB
 
 /// One row of the fields a caller chose, read in place from SQLite's
-/// columns (``Catalog/forEachRow(of:matching:reverse:ordered:resolving:_:)``): for
+/// columns (``Catalog/forEachRow(of:matching:reverse:ordered:resolving:each:)``): for
 /// output that shows a few fields of many ties (`list`'s table) without
 /// building a ``Record`` per row. A field is read by its export name,
 /// looked up once per statement (``field(_:)``), not on every row:
 ///
 /// ```swift
-/// try catalog.forEachRow(of: ["name", "rating"], matching: query, resolving: { try $0.field("rating") }) {
-///     row, rating in print(row.number(rating) ?? 0)
-/// }
+/// try catalog.forEachRow(
+///     of: ["name", "rating"], matching: query, resolving: { try $0.field("rating") },
+///     each: { row, rating in print(row.number(rating) ?? 0) })
 /// ```
 ///
 /// Valid only inside the call that lends it.
@@ -86,7 +86,9 @@ public final class FieldRow {
     /// - Throws: ``CatalogError`` `.storeIO` when the transformer refuses
     ///   the stored bytes.
     public func value(_ field: Field) throws -> AttributeValue? {
-        guard let index = attributes[field.position], let bytes = cursor.blob(columns[field.position]) else { return nil }
+        guard let index = attributes[field.position], let bytes = cursor.blob(columns[field.position]) else {
+            return nil
+        }
         do {
             return try codec.transformer(at: index).reverseTransformedValue(Data(bytes))
         } catch let error as TransformerError {
@@ -110,7 +112,7 @@ extension Catalog {
     ///   throws (and stops there); ``QueryError``, ``CatalogError``.
     public func forEachRow<Fields>(
         of fields: [String], matching query: Query, reverse: Bool = false, ordered: Bool = true,
-        resolving resolve: (FieldRow) throws -> Fields, _ body: (FieldRow, Fields) throws -> Void
+        resolving resolve: (FieldRow) throws -> Fields, each body: (FieldRow, Fields) throws -> Void
     ) throws {
         let codec = bowTieCodec
         let exportFields = try codec.exportFields(fields, format: .csv)

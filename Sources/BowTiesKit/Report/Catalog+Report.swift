@@ -131,10 +131,14 @@ extension Catalog {
         let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
         let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: fields)
         // Found by name once, then read on every row by place.
-        let key = try row.field(exported("searchKey")), name = try row.field(exported("name"))
-        let rating = try row.field(exported("rating")), timesWorn = try row.field(exported("timesWorn"))
-        let lastWorn = try row.field(exported("lastWorn")), isFavorite = try row.field(exported("isFavorite"))
-        let tagNames = try row.field(exported("tags")), tintColor = try row.field(exported("tintColor"))
+        let key = try row.field(exported("searchKey"))
+        let name = try row.field(exported("name"))
+        let rating = try row.field(exported("rating"))
+        let timesWorn = try row.field(exported("timesWorn"))
+        let lastWorn = try row.field(exported("lastWorn"))
+        let isFavorite = try row.field(exported("isFavorite"))
+        let tagNames = try row.field(exported("tags"))
+        let tintColor = try row.field(exported("tintColor"))
         while try cursor.step() {
             let tags = row.text(tagNames).map {
                 EntityCodec.sortedNames($0.split(separator: "\u{1F}").map(String.init))

@@ -36,7 +36,8 @@ extension BowTies {
         // be read as an option (see BowTies.optionsTakingNumbers).
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("A rating from \(Output.ratingScale), decimals allowed (default 0).", valueName: "rating"))
+            help: ArgumentHelp(
+                "A rating from \(Output.ratingScale), decimals allowed (default 0).", valueName: "rating"))
         var rating: String?
 
         @Option(help: ArgumentHelp("Its colour, as #RRGGBB (e.g. '#C81E2D': quote the #).", valueName: "#RRGGBB"))

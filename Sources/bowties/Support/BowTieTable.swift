@@ -105,17 +105,17 @@ struct BowTieTable {
         var mostWorn = Int64.min
         try catalog.forEachRow(
             of: Self.measuredFields, matching: selection, reverse: reverse, ordered: false,
-            resolving: { try Columns($0, measuring: true) }
-        ) { row, columns in
-            count += 1
-            widths[0] = max(widths[0], row.withUTF8(columns.key) { $0.map(Self.textWidth) ?? 1 })
-            widths[1] = max(widths[1], row.withUTF8(columns.name) { $0.map(Self.textWidth) ?? 0 })
-            widths[2] = max(widths[2], Self.numberWidth(row.number(columns.rating) ?? 0))
-            let worn = row.integer(columns.timesWorn) ?? 0
-            fewestWorn = min(fewestWorn, worn)
-            mostWorn = max(mostWorn, worn)
-            widths[4] = max(widths[4], row.number(columns.lastWorn) == nil ? 5 : 10)
-        }
+            resolving: { try Columns($0, measuring: true) },
+            each: { row, columns in
+                count += 1
+                widths[0] = max(widths[0], row.withUTF8(columns.key) { $0.map(Self.textWidth) ?? 1 })
+                widths[1] = max(widths[1], row.withUTF8(columns.name) { $0.map(Self.textWidth) ?? 0 })
+                widths[2] = max(widths[2], Self.numberWidth(row.number(columns.rating) ?? 0))
+                let worn = row.integer(columns.timesWorn) ?? 0
+                fewestWorn = min(fewestWorn, worn)
+                mostWorn = max(mostWorn, worn)
+                widths[4] = max(widths[4], row.number(columns.lastWorn) == nil ? 5 : 10)
+            })
         guard count > 0 else { return nil }
         widths[3] = max(
             widths[3], Output.grouped(Int(fewestWorn)).utf8.count, Output.grouped(Int(mostWorn)).utf8.count)
@@ -157,10 +157,8 @@ struct BowTieTable {
         if widths == .all, measured == nil { return Counts() }
         var writer = Writer(output: output, widths: measured)
         try catalog.forEachRow(
-            of: Self.fields, matching: selection, reverse: reverse, resolving: { try Columns($0) }
-        ) { row, columns in
-            try writer.add(row, columns)
-        }
+            of: Self.fields, matching: selection, reverse: reverse, resolving: { try Columns($0) },
+            each: { row, columns in try writer.add(row, columns) })
         try writer.finish()
         return writer.counts
     }
