@@ -14,15 +14,6 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case jsonl
     /// An XML property list (Apple's PLIST 1.0 DTD): an array of dicts.
     case plist
-
-    /// Whether the format writes each record as an object (JSON, JSON
-    /// Lines, property list) rather than as a row of cells.
-    public var isStructured: Bool {
-        switch self {
-        case .csv, .tsv: false
-        case .json, .jsonl, .plist: true
-        }
-    }
 }
 
 /// How a record's binary data (the photo) travels in an export.
