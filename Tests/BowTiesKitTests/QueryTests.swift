@@ -155,7 +155,7 @@ struct QueryTests {
         #expect(try keys("sort:name", "rating:3..") == ["R", "I", "B", "O"])
         let reversed = try catalog.bowTies(matching: catalog.query(["sort:rating"]), reverse: true)
         #expect(reversed.compactMap(\.searchKey) == ["B", "O", "I", "R", "G", "N", "V", "Y"])
-        let byKey = try catalog.bowTies(matching: catalog.query(["rating:4.."]), order: .key)
+        let byKey = try catalog.bowTies(matching: catalog.query(["rating:4..", "sort:searchKey"]))
         #expect(byKey.compactMap(\.searchKey) == ["B", "O"])
     }
 

@@ -63,8 +63,8 @@ extension Catalog {
     ///
     /// - Parameters:
     ///   - query: Only the ties it selects, in its order (default: all,
-    ///     in `options.order`).
-    ///   - options: Format, photos, fields, order.
+    ///     in the order they were added).
+    ///   - options: Format, photos, fields, whether to reverse the order.
     /// - Returns: How many ties were written, and how many characters a
     ///   property list could not hold.
     /// - Throws: ``ExportFieldError`` for `options.fields` the format
@@ -83,8 +83,7 @@ extension Catalog {
         let fields = try codec.exportFields(options.fields, format: options.format)
         let (selection, columns) = codec.exportSelection(fields, photoBytes: options.photos == .inline)
         let (sql, arguments) = try selectSQL(
-            matching: query ?? .all(of: codec.entity), order: options.order, reverse: options.reverse,
-            selection: selection)
+            matching: query ?? .all(of: codec.entity), reverse: options.reverse, selection: selection)
         let output = try ExportOutput(destination)
         let folder = photos.directory.path
         let summary: ExportSummary

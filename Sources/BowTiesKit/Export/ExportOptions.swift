@@ -14,15 +14,6 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case jsonl
     /// An XML property list (Apple's PLIST 1.0 DTD): an array of dicts.
     case plist
-
-    /// Whether the format writes each record as an object (JSON, JSON
-    /// Lines, property list) rather than as a row of cells.
-    public var isStructured: Bool {
-        switch self {
-        case .csv, .tsv: false
-        case .json, .jsonl, .plist: true
-        }
-    }
 }
 
 /// How a record's binary data (the photo) travels in an export.
@@ -52,20 +43,18 @@ public struct ExportOptions: Sendable {
     /// CSV and TSV: defuse text cells a spreadsheet would run as a
     /// formula (see ``DelimitedRecordWriter``).
     public var spreadsheetSafe: Bool
-    /// The order when the query has no sort term.
-    public var order: BowTieOrder
-    /// Reverse the whole order.
+    /// Reverse the whole order (the query's `sort:` terms, then the
+    /// order the ties were added in).
     public var reverse: Bool
 
     public init(
         format: ExportFormat = .csv, photos: PhotoExport = .hash, fields: [String]? = nil,
-        spreadsheetSafe: Bool = false, order: BowTieOrder = .added, reverse: Bool = false
+        spreadsheetSafe: Bool = false, reverse: Bool = false
     ) {
         self.format = format
         self.photos = photos
         self.fields = fields
         self.spreadsheetSafe = spreadsheetSafe
-        self.order = order
         self.reverse = reverse
     }
 }

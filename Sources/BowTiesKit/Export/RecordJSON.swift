@@ -13,24 +13,10 @@ public struct RecordJSON: Encodable, Sendable {
     /// How each binary attribute is described, by attribute name (the
     /// catalog knows where its file is; a command may know its type).
     public var blobs: [String: BlobJSON]
-    /// Keys added after the record's own (`photoProblem`), already encoded
-    /// by the caller's rules.
-    public var extra: [String: ExtraValue]
+    /// Keys added after the record's own (`photoProblem`), `null` when nil.
+    public var extra: [String: ExplicitNull<String>]
 
-    /// A value a command adds to a record's JSON.
-    public enum ExtraValue: Sendable, Encodable {
-        case text(String?)
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case .text(let text?): try container.encode(text)
-            case .text(nil): try container.encodeNil()
-            }
-        }
-    }
-
-    public init(_ record: Record, blobs: [String: BlobJSON] = [:], extra: [String: ExtraValue] = [:]) {
+    public init(_ record: Record, blobs: [String: BlobJSON] = [:], extra: [String: ExplicitNull<String>] = [:]) {
         self.record = record
         self.blobs = blobs
         self.extra = extra

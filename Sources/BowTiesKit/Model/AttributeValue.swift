@@ -51,7 +51,8 @@ public enum AttributeValue: Sendable, Equatable {
     static let messageLimit = 80
 
     /// `text` cut to ``messageLimit`` scalars (`...` marks the cut),
-    /// with control characters and bidirectional overrides escaped.
+    /// with control characters and bidirectional controls escaped as
+    /// everywhere else (``ControlCharacters``).
     ///
     /// ```
     /// abbreviated("two\nlines")                     // two\nlines, on one line
@@ -65,28 +66,9 @@ public enum AttributeValue: Sendable, Equatable {
                 return result + "..."
             }
             count += 1
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if isInvisibleControl(scalar) {
-                    result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
+            ControlCharacters.append(scalar, to: &result)
         }
         return result
-    }
-
-    /// C0 and C1 controls, DEL, and the bidirectional overrides and
-    /// isolates that reorder what a terminal shows.
-    private static func isInvisibleControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
     }
 
     /// Shortest text that reads back as the same Double (`4.5`, `4`, `nan`).

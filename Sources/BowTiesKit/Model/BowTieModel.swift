@@ -82,6 +82,15 @@ public enum BowTieModel {
     /// Every entity of the model, as `bowties model` lists them.
     public static var entities: [EntityDescription] { model.entities }
 
+    /// The scale of a rating: the `rating` attribute's `minValue` and
+    /// `maxValue` (0...5). What `rate`, `add` and `show` say and the
+    /// report's stars count, so that they follow the declaration.
+    public static let ratingScale: ClosedRange<Double> = {
+        let rating = entity["rating"]
+        let lowest = rating?.minValue ?? 0
+        return lowest...max(lowest, rating?.maxValue ?? lowest)
+    }()
+
     /// The SQL table that holds bow ties.
     static let tableName = entity.tableName
 }

@@ -14,25 +14,21 @@ extension Catalog {
         try Query.parse(terms, model: bowTieCodec.entity, in: model, now: now)
     }
 
-    /// The bow ties `query` selects, in its order; without sort terms, in
-    /// `order`.
+    /// The bow ties `query` selects, in the order of its `sort:` terms,
+    /// then in the order they were added.
     ///
-    /// - Parameters:
-    ///   - order: The order when the query has no sort term.
-    ///   - reverse: Reverse the whole order.
+    /// - Parameter reverse: Reverse the whole order.
     /// - Throws: ``QueryError`` for a query of another entity,
     ///   ``CatalogError`` when the store cannot be read.
-    public func bowTies(matching query: Query, order: BowTieOrder = .added, reverse: Bool = false) throws -> [BowTie] {
-        try read { db in try bowTies(matching: query, order: order, reverse: reverse, db) }
+    public func bowTies(matching query: Query, reverse: Bool = false) throws -> [BowTie] {
+        try read { db in try bowTies(matching: query, reverse: reverse, db) }
     }
 
-    /// ``bowTies(matching:order:reverse:)`` in the caller's transaction:
+    /// ``bowTies(matching:reverse:)`` in the caller's transaction:
     /// for commands that change what a query selects.
-    func bowTies(matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, _ db: Database) throws
-        -> [BowTie]
-    {
+    func bowTies(matching query: Query, reverse: Bool = false, _ db: Database) throws -> [BowTie] {
         let codec = bowTieCodec
-        let (sql, arguments) = try selectSQL(matching: query, order: order, reverse: reverse)
+        let (sql, arguments) = try selectSQL(matching: query, reverse: reverse)
         return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
             BowTie(record: try codec.decode($0))
         }
@@ -51,11 +47,9 @@ extension Catalog {
     /// codec's `FROM`) with the query's condition and order (none when
     /// not `ordered`: a query selects the same rows in any order).
     func selectSQL(
-        matching query: Query, order: BowTieOrder = .added, reverse: Bool = false, selection: String? = nil,
-        ordered: Bool = true
+        matching query: Query, reverse: Bool = false, selection: String? = nil, ordered: Bool = true
     ) throws -> (sql: String, arguments: [DatabaseValue]) {
-        let compiled = try QueryCompiler(codec: bowTieCodec).compile(
-            query, fallbackOrder: order == .added ? nil : order.sql, reverse: reverse)
+        let compiled = try QueryCompiler(codec: bowTieCodec).compile(query, reverse: reverse)
         var sql = selection ?? bowTieCodec.selection
         if let condition = compiled.whereSQL { sql += " WHERE " + condition }
         if ordered { sql += " ORDER BY " + compiled.orderSQL }

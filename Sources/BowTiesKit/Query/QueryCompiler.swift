@@ -21,12 +21,11 @@ struct QueryCompiler {
         var orderSQL: String
     }
 
-    /// - Parameters:
-    ///   - fallbackOrder: The order when the query has no sort term
-    ///     (comma-separated expressions, each gets the direction).
-    ///   - reverse: Reverse every key of the order.
+    /// - Parameter reverse: Reverse every key of the order, the rowid's
+    ///   included (`list --sort rating --reverse`: the best first, and
+    ///   among equals the latest added first).
     /// - Throws: ``QueryError`` for a query typed against another entity.
-    func compile(_ query: Query, fallbackOrder: String? = nil, reverse: Bool = false) throws -> Compiled {
+    func compile(_ query: Query, reverse: Bool = false) throws -> Compiled {
         guard query.entityName == codec.entity.name else {
             throw QueryError(
                 .unknownField, position: 1, term: query.description,
@@ -52,11 +51,6 @@ struct QueryCompiler {
 
         var keys: [String] = []
         let (ascending, descending) = reverse ? (" DESC", " ASC") : (" ASC", " DESC")
-        if query.sortKeys.isEmpty, let fallbackOrder {
-            keys = fallbackOrder.split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces) + ascending
-            }
-        }
         for key in query.sortKeys {
             guard let attribute = codec.entity[key.attribute] else { continue }
             let collation = attribute.type == .string || attribute.type == .uri ? " COLLATE NOCASE" : ""

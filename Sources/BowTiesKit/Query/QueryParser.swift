@@ -294,7 +294,7 @@ struct QueryParser {
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             for spelling in [candidate.name] + candidate.labels {
-                let distance = EditDistance.between(lowered, spelling.lowercased())
+                let distance = EditDistance.between(lowered, spelling.lowercased(), atMost: limit)
                 if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate.name, distance) }
             }
         }

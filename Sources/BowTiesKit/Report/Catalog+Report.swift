@@ -123,22 +123,33 @@ extension Catalog {
         throws
     {
         let codec = bowTieCodec
+        func exported(_ name: String) -> String { codec.entity[name]?.exportName ?? name }
         let names = ["searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "tags", "tintColor"]
-        let fields = try codec.exportFields(
-            names.map { name in codec.entity[name]?.exportName ?? name }, format: .csv)
+        let fields = try codec.exportFields(names.map(exported), format: .csv)
         let (selection, columns) = codec.exportSelection(fields, photoBytes: false)
         let (sql, arguments) = try selectSQL(matching: query, selection: selection)
         let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
         let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: fields)
+        // Found by name once, then read on every row by place.
+        let key = try row.field(exported("searchKey"))
+        let name = try row.field(exported("name"))
+        let rating = try row.field(exported("rating"))
+        let timesWorn = try row.field(exported("timesWorn"))
+        let lastWorn = try row.field(exported("lastWorn"))
+        let isFavorite = try row.field(exported("isFavorite"))
+        let tagNames = try row.field(exported("tags"))
+        let tintColor = try row.field(exported("tintColor"))
         while try cursor.step() {
-            let tags = row.text(6).map { EntityCodec.sortedNames($0.split(separator: "\u{1F}").map(String.init)) }
+            let tags = row.text(tagNames).map {
+                EntityCodec.sortedNames($0.split(separator: "\u{1F}").map(String.init))
+            }
             var colour = ""
-            if case .color(let color)? = try row.value(7) { colour = color.hexString }
+            if case .color(let color)? = try row.value(tintColor) { colour = color.hexString }
             try body(
                 HTMLReport.TableRow(
-                    key: row.text(0) ?? "", name: row.text(1) ?? "", rating: row.number(2) ?? 0,
-                    timesWorn: row.integer(3) ?? 0, lastWorn: row.date(4), isFavorite: row.flag(5) ?? false,
-                    tags: tags ?? [], colour: colour))
+                    key: row.text(key) ?? "", name: row.text(name) ?? "", rating: row.number(rating) ?? 0,
+                    timesWorn: row.integer(timesWorn) ?? 0, lastWorn: row.date(lastWorn),
+                    isFavorite: row.flag(isFavorite) ?? false, tags: tags ?? [], colour: colour))
         }
     }
 }

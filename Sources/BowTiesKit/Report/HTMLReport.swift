@@ -366,17 +366,20 @@ public struct HTMLReport {
         AttributeValue.twoDecimalText(value) ?? "0"
     }
 
-    /// Five stars, to the nearest half, and the rating in figures.
+    /// A star per point of the rating's scale (``BowTieModel/ratingScale``:
+    /// five), filled to the nearest half, and the rating in figures.
     static func stars(_ rating: Double) -> String {
-        let halves = Int((min(max(rating.isFinite ? rating : 0, 0), 5) * 2).rounded())
+        let scale = BowTieModel.ratingScale
+        let halves = Int((min(max(rating.isFinite ? rating : 0, scale.lowerBound), scale.upperBound) * 2).rounded())
+        let most = Self.rating(scale.upperBound)
         var stars = ""
-        for index in 0..<5 {
+        for index in 0..<Int(scale.upperBound.rounded(.up)) {
             let kind = halves >= 2 * (index + 1) ? "full" : halves == 2 * index + 1 ? "half" : "empty"
             stars += "<span class=\"\(kind)\">★</span>"
         }
         let figure = Self.rating(rating)
-        return "<div class=\"stars\" role=\"img\" aria-label=\"rated \(figure) of 5\">"
-            + "<span aria-hidden=\"true\">\(stars)</span><span class=\"n\">\(figure)/5</span></div>"
+        return "<div class=\"stars\" role=\"img\" aria-label=\"rated \(figure) of \(most)\">"
+            + "<span aria-hidden=\"true\">\(stars)</span><span class=\"n\">\(figure)/\(most)</span></div>"
     }
 
     /// `2014-06-19` (UTC).

@@ -5,28 +5,6 @@ import GRDB
     import Glibc
 #endif
 
-/// How `list` orders bow ties.
-public enum BowTieOrder: String, Sendable, CaseIterable {
-    /// The order they were added in.
-    case added
-    case key
-    case name
-    case rating
-    case timesWorn
-    case lastWorn
-
-    var sql: String {
-        switch self {
-        case .added: "bowtie.rowid"
-        case .key: "searchKey COLLATE NOCASE, bowtie.rowid"
-        case .name: "name COLLATE NOCASE, bowtie.rowid"
-        case .rating: "rating, bowtie.rowid"
-        case .timesWorn: "timesWorn, bowtie.rowid"
-        case .lastWorn: "lastWorn IS NOT NULL, lastWorn, bowtie.rowid"
-        }
-    }
-}
-
 extension Catalog {
     /// The bow tie a user means by `key`: its search key exactly; else a
     /// case-insensitive match when only one tie has it; else its full id;
@@ -69,10 +47,11 @@ extension Catalog {
             hint: "`bowties list` shows the search keys.")
     }
 
-    /// All bow ties, in the order asked for (a query with no terms:
-    /// ``bowTies(matching:order:reverse:)`` selects some).
-    public func bowTies(order: BowTieOrder = .added, reverse: Bool = false) throws -> [BowTie] {
-        try bowTies(matching: Query.all(of: bowTieCodec.entity), order: order, reverse: reverse)
+    /// All bow ties, in the order they were added (reversed with
+    /// `reverse`); ``bowTies(matching:reverse:)`` selects some, in any
+    /// order `sort:` terms ask for.
+    public func bowTies(reverse: Bool = false) throws -> [BowTie] {
+        try bowTies(matching: Query.all(of: bowTieCodec.entity), reverse: reverse)
     }
 
     /// The number of bow ties in the catalog.

@@ -643,12 +643,4 @@ extension Catalog {
             }
         }
     }
-
-    /// Writes `data` to `url` atomically: the whole file or nothing.
-    /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
-    public static func writeFile(_ data: Data, to url: URL) throws {
-        let file = try AtomicFile(destination: url)
-        try file.write(data)
-        try file.commit()
-    }
 }

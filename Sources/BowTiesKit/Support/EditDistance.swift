@@ -2,15 +2,23 @@
 ///
 /// ```swift
 /// EditDistance.between("lsit", "list")                           // 1: a transposition
+/// EditDistance.between("fabric", "rating", atMost: 2)            // 3: more than 2
 /// EditDistance.suggestion(for: "Rating", among: ["rating", "name"])  // "rating"
 /// ```
 public enum EditDistance {
     /// The optimal-string-alignment (restricted Damerau–Levenshtein)
     /// distance: insertions, deletions, substitutions and swaps of two
     /// neighbouring characters each cost 1. Compares characters exactly.
-    public static func between(_ a: String, _ b: String) -> Int {
+    ///
+    /// - Parameter limit: The largest distance the caller cares about (a
+    ///   suggestion's bound): past it the answer is `limit + 1`, found
+    ///   without filling the rest of the table, so that a long word costs
+    ///   little more than reading it.
+    public static func between(_ a: String, _ b: String, atMost limit: Int = .max) -> Int {
         let a = Array(a)
         let b = Array(b)
+        let beyond = limit == .max ? limit : limit + 1
+        if abs(a.count - b.count) > limit { return beyond }
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Three rows: the one before the previous one is needed for swaps.
@@ -27,9 +35,11 @@ public enum EditDistance {
                 }
                 current[j] = best
             }
+            // A row's smallest value never falls in the rows below it.
+            if (current.min() ?? 0) > limit { return beyond }
             (before, previous, current) = (previous, current, before)
         }
-        return previous[b.count]
+        return min(previous[b.count], beyond)
     }
 
     /// The candidate closest to `word`, ignoring case, when it is close
@@ -42,7 +52,7 @@ public enum EditDistance {
         var best: (candidate: String, distance: Int)?
         for candidate in candidates {
             if candidate == word { return nil }
-            let distance = between(lowered, candidate.lowercased())
+            let distance = between(lowered, candidate.lowercased(), atMost: limit)
             if distance <= limit, distance < (best?.distance ?? .max) {
                 best = (candidate, distance)
             }

@@ -12,7 +12,7 @@ extension BowTies {
                 The tie gets a new id, printed once it is stored. Everything is checked \
                 as the model says before anything is stored: the name is required (1 to 500 \
                 characters), the key must be 1 to 64 characters and not used by another tie, \
-                the rating from 0 to 5, the URL absolute (https://…). A refused value exits 65 \
+                the rating from \(Output.ratingScale), the URL absolute (https://…). A refused value exits 65 \
                 with Core Data's code (\"rating is too large.\", 1610) and nothing is stored.
 
                 Example: bowties add --name "Classic Red Bow Tie" --key R --rating 4.5 \
@@ -36,7 +36,8 @@ extension BowTies {
         // be read as an option (see BowTies.optionsTakingNumbers).
         @Option(
             parsing: .unconditional,
-            help: ArgumentHelp("A rating from 0 to 5, decimals allowed (default 0).", valueName: "rating"))
+            help: ArgumentHelp(
+                "A rating from \(Output.ratingScale), decimals allowed (default 0).", valueName: "rating"))
         var rating: String?
 
         @Option(help: ArgumentHelp("Its colour, as #RRGGBB (e.g. '#C81E2D': quote the #).", valueName: "#RRGGBB"))

@@ -14,7 +14,7 @@ extension BowTies {
                 - SQLite itself: its integrity check and foreign-key check;
                 - the schema: created, complete, and not from a newer bowties;
                 - every bow tie, against the same rules every save checks \
-                (rating 0 to 5, a name, a valid URL, ...);
+                (rating \(Output.ratingScale), a name, a valid URL, ...);
                 - every photo: its bytes re-read and compared with their SHA-256, \
                 whether inside the catalog or in a file of the photo folder \
                 (.<store name>_SUPPORT/_EXTERNAL_DATA beside the catalog);

@@ -96,7 +96,7 @@ extension BowTies {
                 withoutPhotos = exportOptions.photos == .none && (exportOptions.fields?.contains("photo") ?? true)
             } else {
                 let file = try output.map { try ExportOutput(file: URL(fileURLWithPath: $0)) } ?? ExportOutput()
-                let table = BowTieTable(catalog: catalog, selection: selection, order: .added, reverse: false)
+                let table = BowTieTable(catalog: catalog, selection: selection, reverse: false)
                 // An export is kept: every line lines up, unless it is only
                 // being looked at on a terminal.
                 let widths: BowTieTable.Widths = output == nil && Terminal.isTerminal(1) ? .page : .all

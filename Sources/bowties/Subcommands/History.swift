@@ -41,38 +41,23 @@ extension BowTies {
     }
 }
 
+/// Every key always present, null when there is no value (``ExplicitNull``).
 private struct HistoryJSON: Encodable {
     struct Baseline: Encodable {
         var timesWorn: Int64
-        var lastWorn: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(timesWorn, forKey: .timesWorn)
-            try container.encode(lastWorn, forKey: .lastWorn)
-        }
-
-        enum CodingKeys: String, CodingKey { case timesWorn, lastWorn }
+        @ExplicitNull var lastWorn: String?
     }
 
     struct Wear: Encodable {
         var date: String
-        var note: String?
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(date, forKey: .date)
-            try container.encode(note, forKey: .note)
-        }
-
-        enum CodingKeys: String, CodingKey { case date, note }
+        @ExplicitNull var note: String?
     }
 
     var id: String
-    var searchKey: String?
-    var name: String?
+    @ExplicitNull var searchKey: String?
+    @ExplicitNull var name: String?
     var timesWorn: Int32
-    var lastWorn: String?
+    @ExplicitNull var lastWorn: String?
     var baseline: Baseline
     var wears: [Wear]
 
@@ -85,19 +70,5 @@ private struct HistoryJSON: Encodable {
         baseline = Baseline(
             timesWorn: history.baselineTimesWorn, lastWorn: history.baselineLastWorn.map(ISO8601.string(from:)))
         wears = history.wears.map { Wear(date: ISO8601.string(from: $0.date), note: $0.note) }
-    }
-
-    enum CodingKeys: String, CodingKey { case id, searchKey, name, timesWorn, lastWorn, baseline, wears }
-
-    func encode(to encoder: any Encoder) throws {
-        // Every key always present, null when there is no value.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(searchKey, forKey: .searchKey)
-        try container.encode(name, forKey: .name)
-        try container.encode(timesWorn, forKey: .timesWorn)
-        try container.encode(lastWorn, forKey: .lastWorn)
-        try container.encode(baseline, forKey: .baseline)
-        try container.encode(wears, forKey: .wears)
     }
 }

@@ -2,7 +2,22 @@ import ArgumentParser
 import BowTiesKit
 import Foundation
 
-extension BowTieOrder: ExpressibleByArgument {}
+/// The orders `list --sort` offers by name. Each but `added` is the
+/// query's `sort:FIELD` term (``term``), ordered as every `sort:` term is;
+/// `added` is the order every query ends with.
+enum ListOrder: String, CaseIterable, ExpressibleByArgument {
+    case added, key, name, rating, timesWorn, lastWorn
+
+    /// `sort:searchKey`; nil for `added`.
+    var term: String? {
+        switch self {
+        case .added: nil
+        case .key: BowTieModel.entity.keyAttribute.map { "sort:" + $0 }
+        default: "sort:" + rawValue
+        }
+    }
+}
+
 extension BowTieTable.Widths: ExpressibleByArgument {}
 
 extension BowTies {
@@ -41,7 +56,7 @@ extension BowTies {
         var tag: String?
 
         @Option(help: "Order by added, key, name, rating, timesWorn or lastWorn (sort: terms come first).")
-        var sort: BowTieOrder = .added
+        var sort: ListOrder = .added
 
         @Flag(help: "Reverse the order.")
         var reverse = false
@@ -78,6 +93,10 @@ extension BowTies {
             var selection = try query.query(for: catalog)
             if favorites { selection = selection.and(try catalog.query(["is:favorite"])) }
             if let tag { selection = selection.and(try catalog.query(["tag:" + tag])) }
+            // --sort is the sort: term it names, unless the query has its own.
+            if selection.sortKeys.isEmpty, let term = sort.term {
+                selection = selection.and(try catalog.query([term]))
+            }
             // A closed pipe must end the writing with EPIPE, quietly, not kill it.
             signal(SIGPIPE, SIG_IGN)
             let output = ExportOutput()
@@ -86,7 +105,6 @@ extension BowTies {
                 return
             }
             var exportOptions = format.exportOptions(exportFormat)
-            exportOptions.order = sort
             exportOptions.reverse = reverse
             let summary = try catalog.export(to: .standardOutput, query: selection, options: exportOptions)
             Export.warnAboutReplacements(summary)
@@ -97,7 +115,7 @@ extension BowTies {
         }
 
         private func table(_ catalog: Catalog, _ selection: Query, _ output: ExportOutput) throws {
-            let table = BowTieTable(catalog: catalog, selection: selection, order: sort, reverse: reverse)
+            let table = BowTieTable(catalog: catalog, selection: selection, reverse: reverse)
             // Asked before the pager takes standard output: the table is
             // still laid out for the terminal (first-page widths), and
             // streams into the pager a row at a time.

@@ -71,6 +71,7 @@ private struct EntityJSON: Encodable {
     }
 }
 
+/// Every key always present, null when unbounded (``ExplicitNull``).
 private struct RelationshipJSON: Encodable {
     var name: String
     var destination: String
@@ -78,7 +79,7 @@ private struct RelationshipJSON: Encodable {
     var toMany: Bool
     var deleteRule: String
     var minCount: Int
-    var maxCount: Int?
+    @ExplicitNull var maxCount: Int?
 
     init(_ relationship: RelationshipDescription) {
         name = relationship.name
@@ -89,47 +90,32 @@ private struct RelationshipJSON: Encodable {
         minCount = relationship.minCount
         maxCount = relationship.maxCount
     }
-
-    enum CodingKeys: String, CodingKey {
-        case name, destination, inverse, toMany, deleteRule, minCount, maxCount
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        // Every key always present, null when unbounded.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(destination, forKey: .destination)
-        try container.encode(inverse, forKey: .inverse)
-        try container.encode(toMany, forKey: .toMany)
-        try container.encode(deleteRule, forKey: .deleteRule)
-        try container.encode(minCount, forKey: .minCount)
-        try container.encode(maxCount, forKey: .maxCount)
-    }
 }
 
+/// Every key always present, null when it does not apply (``ExplicitNull``).
 private struct AttributeJSON: Encodable {
     var name: String
     var type: String
     var optional: Bool
     var unique: Bool
-    var minValue: Double?
-    var maxValue: Double?
-    var minLength: Int?
-    var maxLength: Int?
-    var defaultValue: String?
+    @ExplicitNull var minValue: Double?
+    @ExplicitNull var maxValue: Double?
+    @ExplicitNull var minLength: Int?
+    @ExplicitNull var maxLength: Int?
+    @ExplicitNull var defaultValue: String?
     var allowsExternalStorage: Bool
-    var valueTransformerName: String?
+    @ExplicitNull var valueTransformerName: String?
     var importKey: String
     var primaryKey: Bool
     var indexed: Bool
-    var pattern: String?
+    @ExplicitNull var pattern: String?
     /// The string must hold a character other than white space.
     var requiresNonSpace: Bool
     var caseInsensitive: Bool
     /// A value must read as a plain word among command arguments (search keys).
     var queryWord: Bool
     /// How a derived value follows from a relationship: `baseline + wears.@count`.
-    var derivation: String?
+    @ExplicitNull var derivation: String?
 
     init(_ attribute: AttributeDescription) {
         name = attribute.name
@@ -155,35 +141,5 @@ private struct AttributeJSON: Encodable {
         case .latest(let relationship, let name)?: derivation = "max(baseline, \(relationship).@max.\(name))"
         case nil: derivation = nil
         }
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case name, type, optional, unique, minValue, maxValue, minLength, maxLength, defaultValue
-        case allowsExternalStorage, valueTransformerName, importKey
-        case primaryKey, indexed, pattern, requiresNonSpace, caseInsensitive, queryWord, derivation
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        // Every key always present, null when it does not apply.
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(name, forKey: .name)
-        try container.encode(type, forKey: .type)
-        try container.encode(optional, forKey: .optional)
-        try container.encode(unique, forKey: .unique)
-        try container.encode(minValue, forKey: .minValue)
-        try container.encode(maxValue, forKey: .maxValue)
-        try container.encode(minLength, forKey: .minLength)
-        try container.encode(maxLength, forKey: .maxLength)
-        try container.encode(defaultValue, forKey: .defaultValue)
-        try container.encode(allowsExternalStorage, forKey: .allowsExternalStorage)
-        try container.encode(valueTransformerName, forKey: .valueTransformerName)
-        try container.encode(importKey, forKey: .importKey)
-        try container.encode(primaryKey, forKey: .primaryKey)
-        try container.encode(indexed, forKey: .indexed)
-        try container.encode(pattern, forKey: .pattern)
-        try container.encode(requiresNonSpace, forKey: .requiresNonSpace)
-        try container.encode(caseInsensitive, forKey: .caseInsensitive)
-        try container.encode(queryWord, forKey: .queryWord)
-        try container.encode(derivation, forKey: .derivation)
     }
 }

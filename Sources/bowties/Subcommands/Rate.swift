@@ -7,15 +7,15 @@ extension BowTies {
     struct Rate: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rate",
-            abstract: "Rate a bow tie from 0 to 5 (decimals allowed).",
+            abstract: "Rate a bow tie from \(Output.ratingScale) (decimals allowed).",
             discussion: KeyArgument.discussion
-                + "\n\nA rating outside 0...5 is refused (\"rating is too large.\", code 1610; "
+                + "\n\nA rating outside \(Output.ratingRange) is refused (\"rating is too large.\", code 1610; "
                 + "\"rating is too small.\", 1620) and nothing changes.")
 
         @Argument(help: KeyArgument.help, completion: Completions.searchKeys)
         var key: String
 
-        @Argument(help: ArgumentHelp("The rating, from 0 to 5 (e.g. 4.5).", valueName: "rating"))
+        @Argument(help: ArgumentHelp("The rating, from \(Output.ratingScale) (e.g. 4.5).", valueName: "rating"))
         var value: Double
 
         @OptionGroup var options: CatalogOptions
@@ -27,7 +27,7 @@ extension BowTies {
                 try Output.json(BowTieJSON(tie, catalog: catalog))
                 return
             }
-            Output.line("Rated \(Output.title(tie)): \(Output.number(tie.rating))/5")
+            Output.line("Rated \(Output.title(tie)): \(Output.rating(tie.rating))")
         }
     }
 }

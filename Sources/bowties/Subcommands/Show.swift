@@ -33,7 +33,7 @@ extension BowTies {
                 return
             }
             Output.line(Output.title(tie))
-            Output.line("Rating: \(Output.number(tie.rating))/5")
+            Output.line("Rating: \(Output.rating(tie.rating))")
             Output.line("# times worn: \(tie.timesWorn)")
             Output.line("Last worn: " + (tie.lastWorn.map { "\(Output.date($0)) (\(Output.relative($0)))" } ?? "never"))
             Output.line("Favourite: \(tie.isFavorite ? "yes" : "no")")

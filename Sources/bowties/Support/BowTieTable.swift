@@ -42,24 +42,46 @@ struct BowTieTable {
 
     var catalog: Catalog
     var selection: Query
-    var order: BowTieOrder
     var reverse: Bool
 
     /// The fields the table shows, by export name, in column order.
     static let fields = ["searchKey", "name", "rating", "timesWorn", "lastWorn", "isFavorite", "tintColor"]
+    /// The fields ``measuredWidths()`` reads: those of the columns that
+    /// can grow.
+    static let measuredFields = ["searchKey", "name", "rating", "timesWorn", "lastWorn"]
+
+    /// Where a row of ``fields`` holds each one: found by name once per
+    /// statement (``FieldRow/field(_:)``), then read on every row.
+    struct Columns {
+        var key, name, rating, timesWorn, lastWorn: FieldRow.Field
+        /// Nil in the measuring pass, which does not read them.
+        var isFavorite, tintColor: FieldRow.Field?
+
+        init(_ row: FieldRow, measuring: Bool = false) throws {
+            key = try row.field("searchKey")
+            name = try row.field("name")
+            rating = try row.field("rating")
+            timesWorn = try row.field("timesWorn")
+            lastWorn = try row.field("lastWorn")
+            if !measuring {
+                isFavorite = try row.field("isFavorite")
+                tintColor = try row.field("tintColor")
+            }
+        }
+    }
 
     /// A row's cells.
-    static func cells(_ row: FieldRow) throws -> [String] {
+    static func cells(_ row: FieldRow, _ columns: Columns) throws -> [String] {
         [
             // Text from the catalog, escaped: a newline or an escape
             // sequence in a name cannot break the table or the terminal.
-            row.text(0).map(TerminalText.escaped) ?? "-",
-            row.text(1).map(TerminalText.escaped) ?? "",
-            Output.number(row.number(2) ?? 0),
-            Output.grouped(Int(row.integer(3) ?? 0)),
-            row.date(4).map { String(ISO8601.string(from: $0).prefix(10)) } ?? "never",
-            row.flag(5) == true ? "*" : "",
-            try row.value(6).map { value in
+            row.text(columns.key).map(TerminalText.escaped) ?? "-",
+            row.text(columns.name).map(TerminalText.escaped) ?? "",
+            Output.number(row.number(columns.rating) ?? 0),
+            Output.grouped(Int(row.integer(columns.timesWorn) ?? 0)),
+            row.date(columns.lastWorn).map { String(ISO8601.string(from: $0).prefix(10)) } ?? "never",
+            columns.isFavorite.flatMap(row.flag) == true ? "*" : "",
+            try columns.tintColor.flatMap(row.value).map { value in
                 guard case .color(let color) = value else { return "" }
                 let swatch = Output.swatch(color)
                 return swatch.isEmpty ? color.hexString : swatch + " " + color.hexString
@@ -82,17 +104,18 @@ struct BowTieTable {
         var fewestWorn = Int64.max
         var mostWorn = Int64.min
         try catalog.forEachRow(
-            of: Array(Self.fields.prefix(5)), matching: selection, order: order, reverse: reverse, ordered: false
-        ) { row in
-            count += 1
-            widths[0] = max(widths[0], row.withUTF8(0) { $0.map(Self.textWidth) ?? 1 })
-            widths[1] = max(widths[1], row.withUTF8(1) { $0.map(Self.textWidth) ?? 0 })
-            widths[2] = max(widths[2], Self.numberWidth(row.number(2) ?? 0))
-            let worn = row.integer(3) ?? 0
-            fewestWorn = min(fewestWorn, worn)
-            mostWorn = max(mostWorn, worn)
-            widths[4] = max(widths[4], row.number(4) == nil ? 5 : 10)
-        }
+            of: Self.measuredFields, matching: selection, reverse: reverse, ordered: false,
+            resolving: { try Columns($0, measuring: true) },
+            each: { row, columns in
+                count += 1
+                widths[0] = max(widths[0], row.withUTF8(columns.key) { $0.map(Self.textWidth) ?? 1 })
+                widths[1] = max(widths[1], row.withUTF8(columns.name) { $0.map(Self.textWidth) ?? 0 })
+                widths[2] = max(widths[2], Self.numberWidth(row.number(columns.rating) ?? 0))
+                let worn = row.integer(columns.timesWorn) ?? 0
+                fewestWorn = min(fewestWorn, worn)
+                mostWorn = max(mostWorn, worn)
+                widths[4] = max(widths[4], row.number(columns.lastWorn) == nil ? 5 : 10)
+            })
         guard count > 0 else { return nil }
         widths[3] = max(
             widths[3], Output.grouped(Int(fewestWorn)).utf8.count, Output.grouped(Int(mostWorn)).utf8.count)
@@ -133,9 +156,9 @@ struct BowTieTable {
         let measured = widths == .all ? try measuredWidths() : nil
         if widths == .all, measured == nil { return Counts() }
         var writer = Writer(output: output, widths: measured)
-        try catalog.forEachRow(of: Self.fields, matching: selection, order: order, reverse: reverse) { row in
-            try writer.add(row)
-        }
+        try catalog.forEachRow(
+            of: Self.fields, matching: selection, reverse: reverse, resolving: { try Columns($0) },
+            each: { row, columns in try writer.add(row, columns) })
         try writer.finish()
         return writer.counts
     }
@@ -155,10 +178,10 @@ struct BowTieTable {
             if let widths { line(BowTieTable.header, widths) }
         }
 
-        mutating func add(_ row: FieldRow) throws {
+        mutating func add(_ row: FieldRow, _ columns: Columns) throws {
             counts.ties += 1
-            if row.flag(5) == true { counts.favourites += 1 }
-            let cells = try BowTieTable.cells(row)
+            if columns.isFavorite.flatMap(row.flag) == true { counts.favourites += 1 }
+            let cells = try BowTieTable.cells(row, columns)
             guard let widths else {
                 pending.append(cells)
                 if pending.count >= BowTieTable.firstPage { try measurePending() }

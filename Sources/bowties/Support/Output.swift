@@ -31,6 +31,20 @@ enum Output {
         AttributeValue.twoDecimalText(value) ?? AttributeValue.double(value).displayText
     }
 
+    /// The rating's scale in words, from the declaration
+    /// (``BowTieModel/ratingScale``): `0 to 5`.
+    static let ratingScale =
+        "\(number(BowTieModel.ratingScale.lowerBound)) to \(number(BowTieModel.ratingScale.upperBound))"
+
+    /// The rating's scale as a range: `0...5`.
+    static let ratingRange =
+        "\(number(BowTieModel.ratingScale.lowerBound))...\(number(BowTieModel.ratingScale.upperBound))"
+
+    /// A rating on its scale: `3.5/5`.
+    static func rating(_ value: Double) -> String {
+        "\(number(value))/\(number(BowTieModel.ratingScale.upperBound))"
+    }
+
     /// `2014-06-19 18:15:24 UTC`.
     static func date(_ date: Date) -> String {
         let iso = ISO8601.string(from: date)  // 2014-06-19T18:15:24Z
@@ -124,30 +138,10 @@ struct BowTieJSON: Encodable {
     init(_ tie: BowTie, catalog: Catalog, checked: CheckedPhoto?) {
         self.init(tie, catalog: catalog)
         for name in json.blobs.keys { json.blobs[name]?.type = checked?.type }
-        json.extra["photoProblem"] = .text(checked?.problem?.description)
+        json.extra["photoProblem"] = ExplicitNull(checked?.problem?.description)
     }
 
     func encode(to encoder: any Encoder) throws {
         try json.encode(to: encoder)
-    }
-}
-
-/// An optional value that JSON shows as `null` when nil. (Encoding leaves
-/// out an optional property that is nil; wrapped in this, the property is
-/// left out only when the wrapper itself is nil.)
-struct ExplicitNull<Wrapped: Encodable>: Encodable {
-    var value: Wrapped?
-
-    init(_ value: Wrapped?) {
-        self.value = value
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.singleValueContainer()
-        if let value {
-            try container.encode(value)
-        } else {
-            try container.encodeNil()
-        }
     }
 }

@@ -78,8 +78,6 @@ enum Terminal {
         }
     }
 
-    static var colorEnabled: Bool { colorDepth != .none }
-
     /// The colours to use (https://no-color.org, and the conventions of
     /// git and ls):
     /// - `--color never`: none; `--color always`: colour, even when piped

@@ -1,3 +1,5 @@
+import BowTiesKit
+
 /// Text as a terminal shows it: how many cells it takes, and how to print
 /// text from the catalog so that it cannot move the cursor, change
 /// colours or reorder a line.
@@ -57,44 +59,11 @@ enum TerminalText {
     }
 
     /// `text` with what a terminal would obey instead of show written as
-    /// escapes: `\n`, `\r`, `\t`, `\e` (ESC), `\x07` (other C0 and C1
-    /// controls, DEL), and `\u{202E}` (bidirectional controls: embeddings,
-    /// overrides, isolates and marks), so that a value from the catalog
-    /// cannot break a line or a table, recolour the terminal, or reorder
-    /// what follows it. Other text is unchanged (`--json` output does not
-    /// use this: it stays exact).
+    /// escapes (``ControlCharacters/escaped(_:)``: `\n`, `\e`, `\x07`,
+    /// `\u{202E}`), so that a value from the catalog cannot break a line or
+    /// a table, recolour the terminal, or reorder what follows it.
     static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "\u{1B}": result += "\\e"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16)
-                result += "\\x" + (hex.count == 1 ? "0" + hex : hex)
-            case _ where isBidiControl(scalar):
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
-
-    /// Controls, DEL and C1, and the bidirectional controls.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || isBidiControl(scalar)
-    }
-
-    /// U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069.
-    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-        default: false
-        }
+        ControlCharacters.escaped(text)
     }
 
     private static func isRegionalIndicator(_ scalar: Unicode.Scalar) -> Bool {
