@@ -23,6 +23,7 @@ struct FastPathTests {
         ["rate", "R", "4.5"], ["rate", "R", "6"], ["rate", "R", "-1"], ["rate", "R", "x"], ["rate", "R"],
         ["rate", "R", "3", "--json"], ["rate", "Q", "3"],
         ["favorite", "R"], ["favorite", "R", "--off"], ["favorite", "R", "--json"], ["favorite", "R", "--of"],
+        ["favourite", "R"], ["favourite", "R", "--off"],
         ["wear", "R", "--on", "2026-11-20"], ["wear", "R", "--on=2026-11-21", "--note", "party"],
         ["wear", "R", "--on", "2026-11-22", "--json"], ["wear", "R", "--on", "never"],
         ["wear", "R", "--note", "-x"], ["wear", "rating:4..", "--dry-run"], ["wear", "Q", "--on", "2026-11-20"],

@@ -109,7 +109,14 @@ enum FastPath {
     /// Every option here that takes a value.
     static let takesValue: Set = sharedOptions.union(specs.values.flatMap(\.options))
 
-    static let specs: [String: Spec] = [
+    static let specs: [String: Spec] = {
+        var specs = plainSpecs
+        // The command's alias (`aliases` in its configuration).
+        specs["favourite"] = specs["favorite"]
+        return specs
+    }()
+
+    private static let plainSpecs: [String: Spec] = [
         "show": Spec(positionals: 1...1) { words, options in
             var command = BowTies.Show()
             command.key = words.positionals[0]
