@@ -74,28 +74,12 @@ struct InteractiveCompletionTests {
             _ = try? tmux(["kill-server"])
         }
 
-        /// Runs tmux with `arguments` on this session's server. As in
-        /// ``TerminalOutputTests``, under Python's subprocess, which
-        /// closes the descriptors the server would otherwise keep.
+        /// Runs tmux with `arguments` on this session's server.
         @discardableResult
         func tmux(_ arguments: [String]) throws -> String {
-            try Data().write(to: output)
-            let handle = try FileHandle(forWritingTo: output)
-            defer { try? handle.close() }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments =
-                [
-                    "python3", "-c",
-                    "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True).returncode)",
-                    try #require(InteractiveCompletionTests.tmux), "-L", socket, "-f", "/dev/null",
-                ] + arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: try Data(contentsOf: output), as: UTF8.self)
+            try TmuxClient(
+                tmux: try #require(InteractiveCompletionTests.tmux), socket: socket, output: output
+            ).run(arguments)
         }
 
         /// The pane's lines that are not empty.

@@ -227,32 +227,9 @@ struct TerminalOutputTests {
             "\"$0\" list 2>\(quoted(errorFile.path)); echo $? >\(quoted(statusFile.path)); sleep 60",
             try BowTiesRunner.executableURL().path,
         ].map(quoted).joined(separator: " ")
-        // The server that new-session starts keeps every descriptor the
-        // client had: a pipe would never reach its end, and Foundation's
-        // Process, which learns of a child's exit from a socket the child
-        // inherits, would wait forever. So tmux runs under Python's
-        // subprocess, which closes every descriptor above 2, and writes to
-        // a file.
-        let tmuxOutput = workspace.runner.directory.appendingPathComponent("tmux.out")
-        func tmuxRun(_ arguments: [String]) throws -> String {
-            try Data().write(to: tmuxOutput)
-            let handle = try FileHandle(forWritingTo: tmuxOutput)
-            defer { try? handle.close() }
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments =
-                [
-                    "python3", "-c",
-                    "import subprocess, sys; sys.exit(subprocess.run(sys.argv[1:], close_fds=True).returncode)",
-                    tmux, "-L", socket, "-f", "/dev/null",
-                ] + arguments
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = handle
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            process.waitUntilExit()
-            return String(decoding: try Data(contentsOf: tmuxOutput), as: UTF8.self)
-        }
+        let client = TmuxClient(
+            tmux: tmux, socket: socket, output: workspace.runner.directory.appendingPathComponent("tmux.out"))
+        func tmuxRun(_ arguments: [String]) throws -> String { try client.run(arguments) }
         _ = try tmuxRun(["new-session", "-d", "-x", "100", "-y", "20", command])
         defer { _ = try? tmuxRun(["kill-server"]) }
         func waitFor(_ seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
