@@ -26,7 +26,9 @@ struct FastPathTests {
         ["favourite", "R"], ["favourite", "R", "--off"],
         ["wear", "R", "--on", "2026-11-20"], ["wear", "R", "--on=2026-11-21", "--note", "party"],
         ["wear", "R", "--on", "2026-11-22", "--json"], ["wear", "R", "--on", "never"],
-        ["wear", "R", "--note", "-x"], ["wear", "rating:4..", "--dry-run"], ["wear", "Q", "--on", "2026-11-20"],
+        // Every wear has a date: "now" would differ between the two runs.
+        ["wear", "R", "--on", "2026-11-23", "--note", "-x"], ["wear", "rating:4..", "--dry-run", "--on", "2026-11-24"],
+        ["wear", "Q", "--on", "2026-11-20"],
         ["wear", "R", "--on", "2026-11-20", "--note", "a", "--note", "b"],
         ["--store", "STORE", "show", "R"], ["show", "R", "--store=STORE"],
     ]
