@@ -73,33 +73,15 @@ struct BatchCommandTests {
         let workspace = try CatalogWorkspace()
         try workspace.importSampleData()
         let before = try workspace.snapshot()
-        // `script` gives the command a pseudo-terminal and passes our input on.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = [try BowTiesRunner.executableURL().path, "set", "'\(Self.notFavourites)'", "rating=1"]
-        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
-        process.environment = workspace.environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(answer.utf8))
-        if answer.isEmpty {
-            // End of input on a terminal: the line discipline's EOF.
-            input.fileHandleForWriting.write(Data([4]))
-        }
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (text, status) = try workspace.runOnTerminal(
+            ["set", "'\(Self.notFavourites)'", "rating=1"], typing: answer)
         #expect(text.contains("Change 6 bow ties? [y/N]"), "\(text)")
         if answer == "y\n" {
-            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(status == 0, "\(text)")
             #expect(text.contains("Changed 6 bow ties."), "\(text)")
             #expect(try Self.ratings(workspace)["R"] == 1)
         } else {
-            #expect(process.terminationStatus == 1, "\(text)")
+            #expect(status == 1, "\(text)")
             #expect(text.contains("Nothing changed."), "\(text)")
             try NoTraceTests.expectNoTrace(workspace, before: before, text)
         }

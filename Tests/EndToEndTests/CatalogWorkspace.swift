@@ -230,3 +230,31 @@ enum UnwritableCatalog {
         return true
     }
 }
+
+extension CatalogWorkspace {
+    /// Runs the built `bowties` with `arguments` on a pseudo-terminal
+    /// (util-linux `script`), types `input` at it and ends the input.
+    /// An empty `input` is the terminal's end-of-file (Ctrl-D).
+    ///
+    /// - Parameter arguments: Words for `sh -c`, quoted as the caller
+    ///   needs (`'rating:4..'`).
+    /// - Returns: What the terminal showed, and the exit status.
+    func runOnTerminal(_ arguments: [String], typing input: String) throws -> (text: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        let command = [try BowTiesRunner.executableURL().path] + arguments
+        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
+        process.environment = environment
+        let typed = Pipe()
+        let output = Pipe()
+        process.standardInput = typed
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        typed.fileHandleForWriting.write(Data(input.isEmpty ? [4] : Array(input.utf8)))
+        try typed.fileHandleForWriting.close()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (text, process.terminationStatus)
+    }
+}

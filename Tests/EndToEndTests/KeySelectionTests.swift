@@ -189,28 +189,13 @@ extension KeySelectionTests {
     func deleteAsksOnATerminal(answer: String) throws {
         let workspace = try CatalogWorkspace()
         try workspace.importSampleData()
-        // `script` gives the command a pseudo-terminal and passes our input on.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        let command = [try BowTiesRunner.executableURL().path, "delete", "silk"]
-        process.arguments = ["-qec", command.joined(separator: " "), "/dev/null"]
-        process.environment = workspace.environment
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(answer.utf8))
-        try input.fileHandleForWriting.close()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (text, status) = try workspace.runOnTerminal(["delete", "silk"], typing: answer)
         #expect(text.contains("Midnight Blue Silk (B)") && text.contains("Delete 1 bow tie? [y/N]"), "\(text)")
         if answer == "y\n" {
-            #expect(process.terminationStatus == 0, "\(text)")
+            #expect(status == 0, "\(text)")
             #expect(try Self.keys(workspace) == ["R", "O", "Y", "G", "I", "V"])
         } else {
-            #expect(process.terminationStatus == 1 && text.contains("Nothing changed."), "\(text)")
+            #expect(status == 1 && text.contains("Nothing changed."), "\(text)")
             #expect(try Self.keys(workspace).count == 7)
         }
     }
