@@ -71,7 +71,7 @@ struct FuzzCorpusTests {
             #expect(summary == all, "\(name): \(summary) stopping at the first invalid record, \(all) otherwise")
             #expect(
                 summary.records == (try Self.items(in: data)), "\(name): \(summary.records) records decoded")
-            #expect(summary.unknownKeys <= BowTieDecoder.unknownKeysRemembered, "\(name): \(summary)")
+            #expect(summary.unknownKeys <= RecordDecoder.unknownKeysRemembered, "\(name): \(summary)")
         case (.decoded, _), (_, .decoded):
             Issue.record("\(name): decodes in one mode only: \(stopping) / \(decodingAll)")
         case (.invalidRecord(let first), .invalidRecord(let rethrown)):

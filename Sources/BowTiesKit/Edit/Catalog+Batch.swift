@@ -194,7 +194,7 @@ extension Catalog {
                 switch plan.kind {
                 case .delete:
                     let tie = planned.tie
-                    try bowTieCodec.checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
+                    try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
                     try db.execute(
                         sql: "DELETE FROM \"\(bowTieCodec.entity.tableName)\" WHERE id = ?",
                         arguments: [tie.id.uuidString])

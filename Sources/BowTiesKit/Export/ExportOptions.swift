@@ -85,7 +85,11 @@ public struct ExportFieldError: Error, Sendable, Equatable, CustomStringConverti
     public var kind: Kind
     public var field: String
     public var suggestion: String?
+    /// What is wrong; for ``Kind/invalidList``, said of the list
+    /// (`names "rating" twice`), which ``listName`` names.
     public var message: String
+    /// How the user gave the list: the command line sets `--fields`.
+    public var listName = "the field list"
 
-    public var description: String { message }
+    public var description: String { kind == .invalidList ? "\(listName) \(message)" : message }
 }

@@ -43,7 +43,7 @@ final class BusyWait: Sendable {
         let elapsed = now.timeIntervalSince(start)
         if isCancelled && elapsed >= Self.cleanUpLimit { return false }
         if let limit = policy.limit, elapsed >= limit {
-            let holder = WriteLockHolder.find(forStoreAt: storeURL)?.description
+            let holder = WriteLockHolder.find(forStoreAt: storeURL).map(policy.describeHolder)
             state.withLock { $0.holder = holder }
             return false
         }
@@ -53,7 +53,7 @@ final class BusyWait: Sendable {
                 return !state.announced
             }
             if first {
-                onWait(WriteLockHolder.find(forStoreAt: storeURL)?.description ?? "another process is writing to it")
+                onWait(WriteLockHolder.find(forStoreAt: storeURL).map(policy.describeHolder) ?? "another process is writing to it")
             }
         }
         usleep(useconds_t(min(1_000 << min(tries, 6), 50_000)))
@@ -62,7 +62,7 @@ final class BusyWait: Sendable {
 
     /// The error for a wait that gave up.
     func busyError() -> CatalogError {
-        let holder = state.withLock { $0.holder } ?? WriteLockHolder.find(forStoreAt: storeURL)?.description
+        let holder = state.withLock { $0.holder } ?? WriteLockHolder.find(forStoreAt: storeURL).map(policy.describeHolder)
         let waited = policy.limit.map { " (waited \(Self.seconds($0)))" } ?? ""
         return CatalogError(
             .storeBusy,

@@ -61,7 +61,7 @@ extension Catalog {
         }
         try bowTieCodec.entity.validate(tie.record)
         if checkUnique { try checkUniqueValues(tie, db) }
-        let saved = try bowTieCodec.save(tie.record, isNew: existing == nil, baselines: baselines, db)
+        let saved = try RecordWriter(bowTieCodec).save(tie.record, isNew: existing == nil, baselines: baselines, db)
         if let old = existing?.photo, old.sha256 != tie.photo?.sha256 {
             try releasePhoto(old, db, changes)
         }
@@ -170,7 +170,7 @@ extension Catalog {
     /// Refuses a value of a unique attribute (the search key) that
     /// another tie holds, naming that tie.
     private func checkUniqueValues(_ tie: BowTie, _ db: Database) throws {
-        guard let conflict = try bowTieCodec.uniqueConflict(tie.record, db) else { return }
+        guard let conflict = try RecordWriter(bowTieCodec).uniqueConflict(tie.record, db) else { return }
         let name = conflict.attribute.displayName
         throw CatalogError(
             .conflict, "the \(name) \(conflict.value.messageText) is already used by \(conflict.holder)",

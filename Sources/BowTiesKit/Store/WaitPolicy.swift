@@ -18,13 +18,24 @@ public struct WaitPolicy: Sendable {
     /// Called once, after ``announceAfter`` seconds of waiting, with what
     /// the command waits for (`bowties (pid 12) is importing big.plist`).
     public var onWait: (@Sendable (String) -> Void)?
+    /// How the holder of the write lock is named in ``onWait`` and in the
+    /// busy error: by default its program and pid
+    /// (``WriteLockHolder/description``); a command line that knows its
+    /// own arguments says what its processes are doing
+    /// (`bowties (pid 12) is importing big.plist`).
+    public var describeHolder: @Sendable (WriteLockHolder) -> String
 
     /// Waits shorter than this go unannounced: concurrent commands meet
     /// briefly all the time.
     public static let announceAfter: TimeInterval = 1
 
-    public init(limit: TimeInterval? = nil, onWait: (@Sendable (String) -> Void)? = nil) {
+    public init(
+        limit: TimeInterval? = nil,
+        describeHolder: @escaping @Sendable (WriteLockHolder) -> String = { $0.description },
+        onWait: (@Sendable (String) -> Void)? = nil
+    ) {
         self.limit = limit
+        self.describeHolder = describeHolder
         self.onWait = onWait
     }
 }

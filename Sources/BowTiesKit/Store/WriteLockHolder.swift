@@ -13,16 +13,16 @@ import Synchronization
 /// `F_GETLK` names its pid, and `/proc` says what it runs. Nothing has to
 /// be written anywhere for this, so a crashed writer can never be named:
 /// its locks died with it.
-struct WriteLockHolder: Sendable, CustomStringConvertible {
+public struct WriteLockHolder: Sendable, CustomStringConvertible {
     /// The byte of the `-shm` file SQLite locks while a write transaction
     /// is open (`WALINDEX_LOCK_OFFSET` + `WAL_WRITE_LOCK`).
     static let walWriteLockOffset = 120
 
-    var pid: Int32
+    public var pid: Int32
     /// The program's name (`/proc/PID/comm`), when readable.
-    var program: String?
+    public var program: String?
     /// The program's arguments after its name, when readable.
-    var arguments: [String]
+    public var arguments: [String]
 
     /// The holder of the write lock of the store at `storeURL`, or nil
     /// when no other process holds it (or the kernel cannot say).
@@ -64,36 +64,17 @@ struct WriteLockHolder: Sendable, CustomStringConvertible {
         }
     }
 
-    init(pid: Int32) {
+    public init(pid: Int32) {
         self.pid = pid
         program = Self.read("/proc/\(pid)/comm").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         let commandLine = Self.read("/proc/\(pid)/cmdline")?.split(separator: "\0").map(String.init) ?? []
         arguments = Array(commandLine.dropFirst())
     }
 
-    /// `bowties (pid 1234) is importing big.plist`, `bowties (pid 1234) is
-    /// running "wear R"`, or `sqlite3 (pid 1234) holds its write lock`.
-    var description: String {
-        let who = "\(program ?? "a process") (pid \(pid))"
-        guard program == "bowties", !arguments.isEmpty else { return "\(who) holds its write lock" }
-        if let index = arguments.firstIndex(of: "import") {
-            // The file is the first operand after `import`; skip options
-            // and the values of those that take one.
-            var tokens = arguments[(index + 1)...].makeIterator()
-            var file: String?
-            while let token = tokens.next() {
-                if ["--images", "--store", "--wait"].contains(token) {
-                    _ = tokens.next()
-                } else if !token.hasPrefix("-") {
-                    file = URL(fileURLWithPath: token).lastPathComponent
-                    break
-                }
-            }
-            return "\(who) is importing \(file ?? "the sample data")"
-        }
-        let shown = arguments.joined(separator: " ")
-        return "\(who) is running \"\(shown.count > 60 ? String(shown.prefix(60)) + "…" : shown)\""
-    }
+    /// `sqlite3 (pid 1234) holds its write lock`. What a program's
+    /// arguments mean is for its own command line to say
+    /// (``WaitPolicy/describeHolder``).
+    public var description: String { "\(program ?? "a process") (pid \(pid)) holds its write lock" }
 
     private static func read(_ path: String) -> String? {
         guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else { return nil }

@@ -83,7 +83,7 @@ struct CommonOptions: ParsableArguments {
     /// How to wait for the catalog: as `--wait` says, and saying once on
     /// standard error who it waits for.
     var waitPolicy: WaitPolicy {
-        WaitPolicy(limit: wait) { holder in
+        WaitPolicy(limit: wait, describeHolder: LockHolderText.describe) { holder in
             Terminal.standardError.write("waiting for the catalog: \(holder)…\n")
         }
     }

@@ -79,6 +79,12 @@ enum ExitStatus: Int32 {
         case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
             is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError:
             let status = ExitStatus(for: error)
+            var error = error
+            if var fields = error as? ExportFieldError {
+                // The library says "the field list"; here it is an option.
+                fields.listName = "--fields"
+                error = fields
+            }
             Terminal.standardError.write("bowties: error: \(error)\n")
             if let signal = (error as? EditorError)?.signal { Foundation.exit(128 + signal) }
             Foundation.exit(status.rawValue)

@@ -1,7 +1,7 @@
 // libFuzzer target: the importer's record decoding on arbitrary bytes.
 //
 // The input is read as `bowties import` reads a file (PropertyListReader),
-// and every record goes through the importer's BowTieDecoder, validation
+// and every record goes through the importer's RecordDecoder, validation
 // and the record layer's encoding (RecordDecoding.decodeAll). It checks
 // that nothing crashes and that only located PropertyListErrors and
 // ImportErrors are thrown.

@@ -45,7 +45,7 @@ final class BinaryRecordSource: RecordSource {
 /// `_` and `-`, or by a label `list` and `show` print
 /// (``CSVColumnNames``), and each row becomes a
 /// dictionary of its non-empty cells, located at the cell, for
-/// ``BowTieDecoder`` to read with ``ValueSyntax/text``.
+/// ``RecordDecoder`` to read with ``ValueSyntax/text``.
 ///
 /// - Named relationships: names separated by commas (`formal, silk`),
 ///   as the export joins them.

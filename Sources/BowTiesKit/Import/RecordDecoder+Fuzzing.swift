@@ -13,12 +13,12 @@ public enum RecordDecoding {
         /// Records that decoded and passed validation.
         public var records = 0
         /// Distinct unknown keys met (each would be an import warning),
-        /// counted up to ``BowTieDecoder/unknownKeysRemembered``.
+        /// counted up to ``RecordDecoder/unknownKeysRemembered``.
         public var unknownKeys = 0
     }
 
     /// Reads `data` as `bowties import` reads a file, and decodes and
-    /// validates each record with the importer's ``BowTieDecoder``: a root
+    /// validates each record with the importer's ``RecordDecoder``: a root
     /// `<array>` of records, or a root object read as one record.
     ///
     /// Nothing is stored and no image is resolved; each decoded record
@@ -89,7 +89,7 @@ public enum RecordDecoding {
 
     /// One document's decoding: the decoder, the codec, the count.
     private struct Decoding {
-        var decoder: BowTieDecoder
+        var decoder: RecordDecoder
         let codec: EntityCodec
         let stopAtFirstInvalidRecord: Bool
         var warnings = ImportWarningLog()
@@ -98,7 +98,7 @@ public enum RecordDecoding {
         var firstFailure: ImportError?
 
         init(syntax: ValueSyntax, model: ObjectModel?, stopAtFirstInvalidRecord: Bool) throws {
-            decoder = BowTieDecoder(entity: BowTieModel.entity, model: model, syntax: syntax)
+            decoder = RecordDecoder(entity: BowTieModel.entity, model: model, syntax: syntax)
             codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared)
             self.stopAtFirstInvalidRecord = stopAtFirstInvalidRecord
         }

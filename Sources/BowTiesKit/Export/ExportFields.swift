@@ -79,7 +79,7 @@ extension EntityCodec {
         guard !names.isEmpty else {
             throw ExportFieldError(
                 kind: .invalidList, field: "",
-                message: "--fields needs at least one field (fields: \(known.joined(separator: ", ")))")
+                message: "needs at least one field (fields: \(known.joined(separator: ", ")))")
         }
         var fields: [ExportField] = []
         for name in names {
@@ -94,7 +94,7 @@ extension EntityCodec {
                         + " (fields: \(known.joined(separator: ", ")))")
             }
             if fields.contains(where: { $0.name == name }) {
-                throw ExportFieldError(kind: .invalidList, field: name, message: "--fields names \"\(name)\" twice")
+                throw ExportFieldError(kind: .invalidList, field: name, message: "names \"\(name)\" twice")
             }
             fields.append(field)
         }

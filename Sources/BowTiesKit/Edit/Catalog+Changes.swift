@@ -63,7 +63,7 @@ extension Catalog {
             error.record = tie.label
             throw error
         }
-        try codec.save(wear, isNew: true, db)
+        try RecordWriter(codec).save(wear, isNew: true, db)
     }
 
     /// Removes the latest recorded wear of the tie (the latest date; of
@@ -258,7 +258,7 @@ extension Catalog {
         try write(action: "Delete") { db, changes in
             let tie = try resolve(key, db)
             changes.actionTitle = Self.actionTitle("Delete", tie)
-            try bowTieCodec.checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
+            try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
             try db.execute(
                 sql: "DELETE FROM \(bowTieCodec.entity.tableName) WHERE id = ?", arguments: [tie.id.uuidString])
             if let photo = tie.photo {

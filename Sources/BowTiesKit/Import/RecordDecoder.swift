@@ -35,7 +35,7 @@ struct DecodedRecord {
     /// validated by the attribute's rules. (Empty, no allocation, for a
     /// file that has none.)
     var baselines: [(index: Int, value: AttributeValue)] = []
-    /// With ``BowTieDecoder/defersMissingValues``: the error for the
+    /// With ``RecordDecoder/defersMissingValues``: the error for the
     /// required attributes the record leaves out, to throw if it turns out
     /// to be new (an update takes them from the stored record instead).
     var missingValues: ImportError?
@@ -99,7 +99,7 @@ enum ValueSyntax: Sendable {
 /// the attribute's type; every value is then checked by the model's
 /// validation, so import applies the same rules as every other save.
 /// Errors are located at the offending element.
-struct BowTieDecoder {
+struct RecordDecoder {
     let entity: EntityDescription
     /// `import --update`: a record that leaves out a required attribute is
     /// not refused yet (``DecodedRecord/missingValues``): if it is stored,
