@@ -211,8 +211,8 @@ struct QueryTests {
     @Test("searchKey:=R searches the search key's index")
     func indexUse() throws {
         let (sql, arguments) = try catalog.selectSQL(matching: catalog.query(["searchKey:=R"]))
-        let plan = try catalog.read { db in
-            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(arguments))
+        let plan = try catalog.database.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: StatementArguments(arguments.map(SQLiteSession.databaseValue)))
                 .map { $0["detail"] as String }
         }
         let search = try #require(plan.first { $0.hasPrefix("SEARCH bowtie ") }, "\(plan)")
@@ -232,7 +232,7 @@ struct QueryTests {
 
     @Test("the regexp function: NULL for a NULL value, one compilation per pattern")
     func regexpFunction() throws {
-        let values = try catalog.read { db in
+        let values = try catalog.database.read { db in
             try Row.fetchOne(db, sql: "SELECT NULL REGEXP 'a', 'abc' REGEXP 'b', 'abc' REGEXP '^b'")
         }
         let row = try #require(values)

@@ -5,7 +5,7 @@ import Testing
 
 @testable import BowTiesKit
 
-/// The schema's history (``Catalog/migrator``) against the declaration
+/// The schema's history (``SQLiteStore/migrator``) against the declaration
 /// and against the stores released versions made, and the migrator's
 /// promise: every pending migration or none.
 @Suite("Schema migrations")
@@ -27,7 +27,7 @@ struct SchemaMigrationTests {
             differences.isEmpty,
             """
             The migrations and BowTieModel disagree. A released migration is never edited: add one at the end of \
-            Catalog.migrator (docs/ARCHITECTURE.md, "Adding a migration").
+            SQLiteStore.migrator (docs/ARCHITECTURE.md, "Adding a migration").
             \(differences.joined(separator: "\n"))
             """)
     }
@@ -61,7 +61,7 @@ struct SchemaMigrationTests {
     /// How a new store differs from what the model with `entity` as its
     /// bow-tie entity expects.
     static func differencesFromDeclaration(
-        _ entity: EntityDescription, migrator: SchemaMigrator = Catalog.migrator
+        _ entity: EntityDescription, migrator: SchemaMigrator = SQLiteStore.migrator
     ) throws -> [String] {
         let queue = try DatabaseQueue()
         try migrator.migrate(queue)
@@ -79,7 +79,7 @@ struct SchemaMigrationTests {
         let released = try DatabaseQueue(path: store.path)
         defer { try? released.close() }
         let applied = try released.read { try SchemaMigrator([]).appliedIdentifiers($0) }
-        let history = Catalog.migrator.migrations.prefix { applied.contains($0.identifier) }
+        let history = SQLiteStore.migrator.migrations.prefix { applied.contains($0.identifier) }
         try #require(
             Set(history.map(\.identifier)) == applied, "\(version)'s migrations are not the first ones of today's")
 
@@ -93,11 +93,11 @@ struct SchemaMigrationTests {
         let directory = try TemporaryDirectory()
         let released = try DatabaseQueue(path: try Self.copyReleasedStore(version, into: directory).path)
         defer { try? released.close() }
-        try Catalog.migrator.migrate(released)
+        try SQLiteStore.migrator.migrate(released)
         let new = try DatabaseQueue()
-        try Catalog.migrator.migrate(new)
+        try SQLiteStore.migrator.migrate(new)
         #expect(try released.read(Self.schema) == new.read(Self.schema))
-        #expect(try released.read { try Catalog.migrator.state($0) } == .current)
+        #expect(try released.read { try SQLiteStore.migrator.state($0) } == .current)
     }
 
     // MARK: - One transaction
@@ -109,7 +109,7 @@ struct SchemaMigrationTests {
         let before = try Self.checksums(directory)
         #expect(before.count == 4, "the store and its three photo files: \(before.keys.sorted())")
         let migrator = SchemaMigrator(
-            Catalog.migrator.migrations + [
+            SQLiteStore.migrator.migrations + [
                 SchemaMigration("v2: test, fails") { db in
                     try db.execute(sql: "ALTER TABLE bowtie ADD COLUMN wornWith TEXT")
                     try db.execute(sql: "UPDATE bowtie SET wornWith = 'a white shirt'")
@@ -119,7 +119,7 @@ struct SchemaMigrationTests {
         try Self.withQueue(store) { queue in
             #expect(throws: Planned.self) { try migrator.migrate(queue) }
             let state = try queue.read { try migrator.state($0) }
-            #expect(state == .outdated(pending: Array(Catalog.migrator.identifiers.dropFirst()) + ["v2: test, fails"]))
+            #expect(state == .outdated(pending: Array(SQLiteStore.migrator.identifiers.dropFirst()) + ["v2: test, fails"]))
         }
         #expect(try Self.checksums(directory) == before)
     }
@@ -138,16 +138,16 @@ struct SchemaMigrationTests {
 
         try Self.withQueue(store) { queue in
             #expect(throws: Planned.self) {
-                try SchemaMigrator(Catalog.migrator.migrations + [v2, failing]).migrate(queue)
+                try SchemaMigrator(SQLiteStore.migrator.migrations + [v2, failing]).migrate(queue)
             }
         }
         #expect(try Self.checksums(directory) == before, "v2 was kept although v3 failed")
 
         try Self.withQueue(store) { queue in
-            let migrator = SchemaMigrator(Catalog.migrator.migrations + [v2, working])
+            let migrator = SchemaMigrator(SQLiteStore.migrator.migrations + [v2, working])
             let first = try migrator.migrate(queue)
             let second = try migrator.migrate(queue)
-            let released = Catalog.migrator.identifiers
+            let released = SQLiteStore.migrator.identifiers
             #expect(first == Array(released.dropFirst()) + ["v2: test, a column", "v3: test, an index"])
             #expect(second == [])
             let applied = try queue.read { try migrator.appliedIdentifiers($0) }
@@ -164,7 +164,7 @@ struct SchemaMigrationTests {
         let store = try Self.copyReleasedStore("0.1.0", into: directory)
         let before = try Self.checksums(directory)
         let migrator = SchemaMigrator(
-            Catalog.migrator.migrations + [
+            SQLiteStore.migrator.migrations + [
                 SchemaMigration(
                     "v2: test, a dangling photo",
                     sql: "UPDATE bowtie SET photoData_sha256 = 'no such photo' WHERE searchKey = 'V'")
@@ -187,7 +187,7 @@ struct SchemaMigrationTests {
         }
         let before = try Self.checksums(directory)
         let migrator = SchemaMigrator(
-            Catalog.migrator.migrations + [SchemaMigration("v2: test", sql: "CREATE TABLE wear (id TEXT)")])
+            SQLiteStore.migrator.migrations + [SchemaMigration("v2: test", sql: "CREATE TABLE wear (id TEXT)")])
         try Self.withQueue(store) { queue in
             #expect(throws: SchemaMigrationError.newerSchema(unknown: ["v99: the future"])) {
                 try migrator.migrate(queue)
@@ -222,11 +222,11 @@ struct SchemaMigrationTests {
                     // not decide what the migrator does later.
                     let state = try queue.read { db in
                         _ = try db.tableExists(SchemaMigrator.bookkeepingTable)
-                        return try Catalog.migrator.state(db)
+                        return try SQLiteStore.migrator.state(db)
                     }
                     read.leave()
                     read.wait()
-                    let applied = try Catalog.migrator.migrate(queue)
+                    let applied = try SQLiteStore.migrator.migrate(queue)
                     outcomes.withLock { $0.append("\(state) then applied \(applied)") }
                 } catch {
                     outcomes.withLock { $0.append("\(error)") }
@@ -236,9 +236,9 @@ struct SchemaMigrationTests {
         done.wait()
         #expect(
             outcomes.withLock { $0.sorted() } == [
-                "uncreated then applied \(Catalog.migrator.identifiers)", "uncreated then applied []",
+                "uncreated then applied \(SQLiteStore.migrator.identifiers)", "uncreated then applied []",
             ])
-        let state = try queues[0].read { try Catalog.migrator.state($0) }
+        let state = try queues[0].read { try SQLiteStore.migrator.state($0) }
         #expect(state == .current)
     }
 
@@ -258,7 +258,7 @@ struct SchemaMigrationTests {
         let error = try #require(throws: CatalogError.self) { try Catalog(url: url, mode: .readOnly) }
         #expect(error.kind == .storeNotFound && error.message.hasSuffix("is empty"), "\(error)")
         let catalog = try Catalog(url: url, mode: .mustExist)
-        #expect(try catalog.read { try Catalog.migrator.state($0) } == .current)
+        #expect(try catalog.database.read { try SQLiteStore.migrator.state($0) } == .current)
         #expect(try catalog.check().isHealthy)
     }
 
@@ -280,7 +280,7 @@ struct SchemaMigrationTests {
 
     @Test("every migration but the first has a read shim")
     func everyMigrationHasAReadShim() {
-        for migration in Catalog.migrator.migrations.dropFirst() {
+        for migration in SQLiteStore.migrator.migrations.dropFirst() {
             #expect(
                 migration.readShim != nil, "\(migration.identifier) has no readShim: reads would refuse older stores")
         }
@@ -289,20 +289,20 @@ struct SchemaMigrationTests {
     @Test("read shims show the store of every earlier schema with today's tables and columns")
     func readShimsShowTodaysTables() throws {
         let new = try DatabaseQueue()
-        try Catalog.migrator.migrate(new)
+        try SQLiteStore.migrator.migrate(new)
         let expected = try new.read(Self.columnsByTable)
-        for applied in 1..<Catalog.migrator.migrations.count {
+        for applied in 1..<SQLiteStore.migrator.migrations.count {
             let old = try DatabaseQueue()
-            try SchemaMigrator(Array(Catalog.migrator.migrations.prefix(applied))).migrate(old)
-            let pending = Array(Catalog.migrator.identifiers.dropFirst(applied))
+            try SchemaMigrator(Array(SQLiteStore.migrator.migrations.prefix(applied))).migrate(old)
+            let pending = Array(SQLiteStore.migrator.identifiers.dropFirst(applied))
             let installed = try old.writeWithoutTransaction {
-                try Catalog.migrator.installReadShims(pending: pending, $0)
+                try SQLiteStore.migrator.installReadShims(pending: pending, $0)
             }
             #expect(installed)
             let shimmed = try old.read(Self.columnsByTable)
             #expect(shimmed == expected, "a store with \(applied) migration(s): \(shimmed)")
             // Nothing of the store itself changed.
-            #expect(try old.read { try Catalog.migrator.state($0) } == .outdated(pending: pending))
+            #expect(try old.read { try SQLiteStore.migrator.state($0) } == .outdated(pending: pending))
         }
     }
 
@@ -317,7 +317,7 @@ struct SchemaMigrationTests {
         let before = try Self.checksums(directory)
         for mode in [Catalog.OpenMode.readOnly, .inspect] {
             let catalog = try Catalog(url: url, mode: mode)
-            let current = Catalog.migrator.migrations.count
+            let current = SQLiteStore.migrator.migrations.count
             #expect(catalog.olderSchema == (applied < current ? .init(store: applied, current: current) : nil))
             #expect(catalog.upgradedSchema == nil)
             #expect(try catalog.count() == 7)
@@ -332,7 +332,7 @@ struct SchemaMigrationTests {
 
         let writer = try Catalog(url: url, mode: .mustExist)
         #expect(writer.olderSchema == nil)
-        let current = Catalog.migrator.migrations.count
+        let current = SQLiteStore.migrator.migrations.count
         #expect(writer.upgradedSchema == (applied < current ? .init(store: applied, current: current) : nil))
         #expect(try Catalog(url: url, mode: .mustExist).upgradedSchema == nil, "upgraded twice")
     }

@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import GRDB
 
 #if canImport(Glibc)
     import Glibc
@@ -74,7 +73,7 @@ extension Catalog {
         var repaired: [StoreProblem] = []
         var action: Int64?
         let found = try write(action: "Repair the catalog") { db, changes in
-            action = try UndoRecorder.recordingAction(db)
+            action = try UndoHistory.recordingAction(db)
             let report = try inspect(db)
             try announce(report)
             for problem in report.problems {
@@ -85,7 +84,7 @@ extension Catalog {
             // Last, once photos that no longer exist are forgotten: the
             // migrator's foreign-key check sees the repaired rows.
             if repaired.contains(where: { $0.repair == .applyMigrations }) {
-                try migrateSchema(db)
+                try store.migrateSchema(db)
             }
             return report
         }
@@ -98,7 +97,7 @@ extension Catalog {
     // MARK: - Inspection
 
     /// The whole check, in whatever transaction `db` is in.
-    func inspect(_ db: Database) throws -> CheckReport {
+    func inspect(_ db: any StoreSession) throws -> CheckReport {
         var report = CheckReport(store: url)
         do {
             report.problems += try integrityProblems(db)
@@ -115,17 +114,17 @@ extension Catalog {
             let files = try fileProblems(db, only: nil)
             report.photoFolderEntries = files.entries
             report.problems += files.problems
-        } catch let error as DatabaseError {
+        } catch let error where store.failureMessage(error) != nil {
             report.problems.append(
                 StoreProblem(
-                    .integrity, "the store cannot be read: \(error.message ?? "\(error)")",
+                    .integrity, "the store cannot be read: \(store.failureMessage(error) ?? "\(error)")",
                     advice: "Restore the catalog from a backup; the sqlite3 shell's .recover can save what is left."))
         }
         return report
     }
 
-    private func integrityProblems(_ db: Database) throws -> [StoreProblem] {
-        let lines = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+    private func integrityProblems(_ db: any StoreSession) throws -> [StoreProblem] {
+        let lines = try store.integrityCheck(db)
         guard lines != ["ok"] else { return [] }
         return lines.map {
             StoreProblem(
@@ -141,11 +140,11 @@ extension Catalog {
         var olderSchema: SchemaVersions?
     }
 
-    private func schemaProblems(_ db: Database) throws -> SchemaFindings {
+    private func schemaProblems(_ db: any StoreSession) throws -> SchemaFindings {
         var findings = SchemaFindings()
         let message: String
         let pending: [String]
-        switch try migrator.state(db) {
+        switch try store.schemaState(db) {
         case .newer(let unknown):
             findings.isNewer = true
             findings.problems.append(
@@ -160,7 +159,7 @@ extension Catalog {
             return findings
         case .uncreated:
             message = "the store has no schema yet (a command was interrupted before it could create it)"
-            pending = migrator.identifiers
+            pending = store.migrationIdentifiers
         case .outdated where olderSchema != nil:
             // An earlier release's store, read through the read shims as
             // every command that reads does: not a problem, the next
@@ -182,8 +181,8 @@ extension Catalog {
     /// Where the tables and triggers of an up-to-date store differ from
     /// what the declaration requires: a migration that does not match
     /// the model (a bug), or a schema changed by hand.
-    private func schemaMismatchProblems(_ db: Database) throws -> [StoreProblem] {
-        try model.schemaDifferences(db).map {
+    private func schemaMismatchProblems(_ db: any StoreSession) throws -> [StoreProblem] {
+        try store.schemaDifferences(db).map {
             StoreProblem(
                 .schemaMismatch, $0,
                 advice: "This version of bowties expects another schema: report it as a bug, with this output.")
@@ -193,13 +192,11 @@ extension Catalog {
     /// Broken references other than photos (those are
     /// ``StoreProblem/Kind/danglingPhoto``, found with their records): a
     /// wear of a tie that is gone, a link to a tag that is gone.
-    private func foreignKeyProblems(_ db: Database) throws -> [StoreProblem] {
+    private func foreignKeyProblems(_ db: any StoreSession) throws -> [StoreProblem] {
         let photoTables = Set(model.blobColumns.map(\.table))
-        return try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").compactMap { row in
-            let table: String = row[0]
-            let parent: String = row[2]
+        return try store.foreignKeyViolations(db).compactMap { violation in
+            let (table, parent, rowid) = (violation.table, violation.parent, violation.rowid)
             guard !(photoTables.contains(table) && parent == Self.blobTable) else { return nil }
-            let rowid = row[1] as Int64?
             let isModelTable = model.tableNames.contains(table)
             return StoreProblem(
                 .foreignKey,
@@ -211,7 +208,7 @@ extension Catalog {
 
     /// Pairs linked more than once, and derived values that disagree with
     /// their history.
-    private func linkProblems(_ db: Database) throws -> [StoreProblem] {
+    private func linkProblems(_ db: any StoreSession) throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         for table in model.joinTables {
             let duplicates = try Int.fetchOne(
@@ -229,11 +226,11 @@ extension Catalog {
             }
         }
         for query in model.derivedMismatchQueries {
-            let rows = try Row.fetchAll(db, sql: query.sql + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
+            let rows = try StoreRow.fetchAll(db, sql: query.sql + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
             for row in rows.prefix(StoreProblem.maximumRecordsListed) {
-                let id = String.fromDatabaseValue(row[0]) ?? "\(row[0] as DatabaseValue)"
+                let id = String.fromStoreValue(row[0]) ?? "\(row[0] as StoreValue)"
                 let reference = RecordReference(
-                    id: id, searchKey: String.fromDatabaseValue(row[3]), name: String.fromDatabaseValue(row[4]))
+                    id: id, searchKey: String.fromStoreValue(row[3]), name: String.fromStoreValue(row[4]))
                 problems.append(
                     StoreProblem(
                         .derivedMismatch,
@@ -252,7 +249,7 @@ extension Catalog {
 
     /// Records that break the model's rules or refer to photos the catalog
     /// does not hold.
-    private func recordProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
+    private func recordProblems(_ db: any StoreSession, count: inout Int) throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         let (table, photo) = photoColumn
         let dangling = try String.fetchAll(
@@ -278,12 +275,12 @@ extension Catalog {
 
     /// Validates every record of one entity, as a save would.
     private func validateRecords(
-        _ codec: EntityCodec, _ db: Database, dangling danglingSet: Set<String>, count: inout Int,
+        _ codec: EntityCodec, _ db: any StoreSession, dangling danglingSet: Set<String>, count: inout Int,
         into problems: inout [StoreProblem]
     ) throws {
         let isBowTie = codec.entity.name == bowTieCodec.entity.name
         let photoIndex = codec.entity.attributes.firstIndex { $0.type == .binaryData }
-        let rows = try Row.fetchCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
+        let rows = try StoreRow.fetchCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
         while let row = try rows.next() {
             if isBowTie { count += 1 }
             let failure: String
@@ -310,7 +307,7 @@ extension Catalog {
                 failure = "it cannot be read: \(error)"
             }
             if let photoIndex,
-                let sha256 = String.fromDatabaseValue(row[Int(codec.selectedAttributeColumns[photoIndex])]),
+                let sha256 = String.fromStoreValue(row[Int(codec.selectedAttributeColumns[photoIndex])]),
                 danglingSet.contains(sha256)
             {
                 continue
@@ -321,8 +318,8 @@ extension Catalog {
                 continue
             }
             let entity = codec.entity
-            func text(_ column: String?) -> String? { column.flatMap { String.fromDatabaseValue(row[$0]) } }
-            let id = text(entity.primaryKeyColumn) ?? "\(row[entity.primaryKeyColumn] as DatabaseValue? ?? .null)"
+            func text(_ column: String?) -> String? { column.flatMap { String.fromStoreValue(row[$0]) } }
+            let id = text(entity.primaryKeyColumn) ?? "\(row[entity.primaryKeyColumn] as StoreValue? ?? .null)"
             let reference = RecordReference(id: id, searchKey: text(entity.keyAttribute), name: text(entity.nameAttribute))
             problems.append(
                 StoreProblem(
@@ -338,12 +335,12 @@ extension Catalog {
 
     /// A stored value as a message shows it: numbers as numbers, dates
     /// (seconds since 1970) as ISO 8601 when the attribute is a date.
-    private static func sqlText(_ value: DatabaseValue) -> String {
-        switch value.storage {
+    private static func sqlText(_ value: StoreValue) -> String {
+        switch value {
         case .null: "none"
-        case .int64(let number): String(number)
-        case .double(let seconds): ISO8601.string(from: Date(timeIntervalSince1970: seconds))
-        case .string(let text): text
+        case .integer(let number): String(number)
+        case .real(let seconds): ISO8601.string(from: Date(timeIntervalSince1970: seconds))
+        case .text(let text): text
         case .blob(let data): "\(data.count) bytes"
         }
     }
@@ -356,13 +353,13 @@ extension Catalog {
 
     /// Inline photos that no longer match their hash or size, and photos
     /// no record uses.
-    private func photoProblems(_ db: Database, count: inout Int) throws -> [StoreProblem] {
+    private func photoProblems(_ db: any StoreSession, count: inout Int) throws -> [StoreProblem] {
         var problems: [StoreProblem] = []
         count = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.blobTable)") ?? 0
         // A photo only the undo history holds (a repair set it to none)
         // is kept as it was, damage and all, so that undo can put it
         // back; it goes when the history forgets that action.
-        let rows = try Row.fetchCursor(
+        let rows = try StoreRow.fetchCursor(
             db,
             sql: """
                 SELECT sha256, byteCount, data FROM \(Self.blobTable) AS blob
@@ -370,9 +367,9 @@ extension Catalog {
                 ORDER BY sha256
                 """)
         while let row = try rows.next() {
-            let sha256: String = row[0]
-            let byteCount: Int = row[1]
-            let data = Data.fromDatabaseValue(row[2])
+            let sha256 = try row.decode(String.self, atIndex: 0)
+            let byteCount = try row.decode(Int.self, atIndex: 1)
+            let data = Data.fromStoreValue(row[2])
             let problem: (String, StoreProblem.Repair)
             if let data, data.sha256Hex == sha256 {
                 guard data.count != byteCount else { continue }
@@ -392,7 +389,7 @@ extension Catalog {
                     problem.1 == .clearPhoto(sha256: sha256) ? .damagedInlinePhoto : .photoSizeMismatch, problem.0,
                     records: records, recordCount: recordCount, sha256: sha256, repair: problem.1))
         }
-        let unused = try Row.fetchAll(
+        let unused = try StoreRow.fetchAll(
             db,
             sql: """
                 SELECT sha256, byteCount, external FROM \(Self.blobTable)
@@ -400,9 +397,9 @@ extension Catalog {
                 ORDER BY sha256
                 """)
         for row in unused {
-            let sha256: String = row[0]
-            let byteCount: Int = row[1]
-            let external: Bool = row[2]
+            let sha256 = try row.decode(String.self, atIndex: 0)
+            let byteCount = try row.decode(Int.self, atIndex: 1)
+            let external = try row.decode(Bool.self, atIndex: 2)
             problems.append(
                 StoreProblem(
                     .orphanPhoto,
@@ -415,7 +412,7 @@ extension Catalog {
     /// An SQL condition true when only the undo history needs the blob
     /// `sha256` (an SQL expression): no record uses it, an action may
     /// bring it back.
-    private func heldOnlyByHistorySQL(_ sha256: String, _ db: Database) throws -> String {
+    private func heldOnlyByHistorySQL(_ sha256: String, _ db: any StoreSession) throws -> String {
         "((\(try blobInUseSQL(sha256, db))) AND NOT (\(try blobInUseSQL(sha256, db, history: false))))"
     }
 
@@ -426,7 +423,7 @@ extension Catalog {
     /// nor unused: it is kept as it is for undo.
     ///
     /// - Parameter only: File names (hashes) to look at; nil for all.
-    private func fileProblems(_ db: Database, only: Set<String>?) throws -> (problems: [StoreProblem], entries: Int) {
+    private func fileProblems(_ db: any StoreSession, only: Set<String>?) throws -> (problems: [StoreProblem], entries: Int) {
         var externals: [String: Int] = [:]
         var heldForUndo: Set<String> = []
         if try db.tableExists(Self.blobTable) {
@@ -437,16 +434,17 @@ extension Catalog {
             let rows =
                 if let only {
                     try only.compactMap {
-                        try Row.fetchOne(db, sql: select + " AND sha256 = ?", arguments: [$0])
+                        try StoreRow.fetchOne(db, sql: select + " AND sha256 = ?", arguments: [$0])
                     }
                 } else {
-                    try Row.fetchAll(db, sql: select)
+                    try StoreRow.fetchAll(db, sql: select)
                 }
             for row in rows {
-                if row[2] as Bool {
-                    heldForUndo.insert(row[0])
+                let sha256 = try row.decode(String.self, atIndex: 0)
+                if try row.decode(Bool.self, atIndex: 2) {
+                    heldForUndo.insert(sha256)
                 } else {
-                    externals[row[0]] = row[1]
+                    externals[sha256] = try row.decode(Int.self, atIndex: 1)
                 }
             }
         }
@@ -504,9 +502,9 @@ extension Catalog {
 
     /// Up to ``StoreProblem/maximumRecordsListed`` records that use a
     /// photo, and how many do.
-    private func records(usingPhoto sha256: String, _ db: Database) throws -> ([RecordReference], Int) {
+    private func records(usingPhoto sha256: String, _ db: any StoreSession) throws -> ([RecordReference], Int) {
         let (table, photo) = photoColumn
-        let rows = try Row.fetchAll(
+        let rows = try StoreRow.fetchAll(
             db,
             sql: "SELECT \(referenceColumns) FROM \(table) WHERE \(photo) = ? ORDER BY rowid LIMIT ?",
             arguments: [sha256, StoreProblem.maximumRecordsListed])
@@ -527,10 +525,10 @@ extension Catalog {
 
     /// A record as the user knows it, from a row that starts with
     /// ``referenceColumns``.
-    private static func reference(_ row: Row) -> RecordReference {
-        let id = String.fromDatabaseValue(row[0]) ?? "\(row[0] as DatabaseValue? ?? .null)"
+    private static func reference(_ row: StoreRow) -> RecordReference {
+        let id = String.fromStoreValue(row[0]) ?? "\(row[0] as StoreValue? ?? .null)"
         return RecordReference(
-            id: id, searchKey: String.fromDatabaseValue(row[1]), name: String.fromDatabaseValue(row[2]))
+            id: id, searchKey: String.fromStoreValue(row[1]), name: String.fromStoreValue(row[2]))
     }
 
     private enum FileHash {
@@ -567,7 +565,7 @@ extension Catalog {
     /// Applies one repair inside the repair transaction.
     /// - Returns: False when it could not be done (a file that cannot be
     ///   removed); the re-check then reports it again.
-    private func apply(_ repair: StoreProblem.Repair, _ db: Database, _ changes: PhotoChanges) throws -> Bool {
+    private func apply(_ repair: StoreProblem.Repair, _ db: any StoreSession, _ changes: PhotoChanges) throws -> Bool {
         switch repair {
         case .applyMigrations:
             return true  // after every other repair: see repair(announce:)
@@ -579,7 +577,7 @@ extension Catalog {
             // A reference to a photo the catalog does not hold cannot be
             // put back (its foreign key would fail): that part is not
             // logged.
-            try UndoRecorder.withoutImages(of: stored ? nil : UndoRecorder.recordingAction(db), db) {
+            try UndoHistory.withoutImages(of: stored ? nil : UndoHistory.recordingAction(db), db) {
                 for (table, column) in model.blobColumns {
                     try db.execute(
                         sql: "UPDATE \(table) SET \(column) = NULL WHERE \(column) = ?", arguments: [sha256])
@@ -601,13 +599,13 @@ extension Catalog {
         case .removeDanglingRow(let table, let rowid):
             guard model.tableNames.contains(table) else { return false }
             // Not logged: undo could not put back a row whose parent is gone.
-            try UndoRecorder.withoutImages(of: UndoRecorder.recordingAction(db), db) {
+            try UndoHistory.withoutImages(of: UndoHistory.recordingAction(db), db) {
                 try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
             }
         case .removeDuplicateLinks(let table):
             guard let join = model.joinTables.first(where: { $0.name == table }) else { return false }
             // Not logged: undo could not put back a pair its key refuses.
-            try UndoRecorder.withoutImages(of: UndoRecorder.recordingAction(db), db) {
+            try UndoHistory.withoutImages(of: UndoHistory.recordingAction(db), db) {
                 try db.execute(
                     sql: """
                         DELETE FROM "\(table)" WHERE rowid NOT IN (SELECT min(rowid) FROM "\(table)" \
@@ -621,7 +619,7 @@ extension Catalog {
     }
 
     /// Deletes a photo's row; its file, if any, goes after the commit.
-    private func forgetPhoto(_ sha256: String, _ db: Database, _ changes: PhotoChanges) throws {
+    private func forgetPhoto(_ sha256: String, _ db: any StoreSession, _ changes: PhotoChanges) throws {
         let external = try Bool.fetchOne(
             db, sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])
         try db.execute(sql: "DELETE FROM \(Self.blobTable) WHERE sha256 = ?", arguments: [sha256])

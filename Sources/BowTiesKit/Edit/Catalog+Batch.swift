@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One attribute of one tie, before and after a change.
 public struct FieldChange: Sendable, Equatable {
@@ -194,7 +193,7 @@ extension Catalog {
                 switch plan.kind {
                 case .delete:
                     let tie = planned.tie
-                    try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
+                    try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.storeValue, label: tie.label, db)
                     try db.execute(
                         sql: "DELETE FROM \"\(bowTieCodec.entity.tableName)\" WHERE id = ?",
                         arguments: [tie.id.uuidString])

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One recorded wear of a tie.
 public struct WearEntry: Sendable, Equatable {
@@ -46,7 +45,7 @@ extension Catalog {
     }
 
     /// One new wear of `tie`, validated, in the caller's transaction.
-    func addWear(to tie: BowTie, at date: Date, note: String?, _ db: Database) throws {
+    func addWear(to tie: BowTie, at date: Date, note: String?, _ db: any StoreSession) throws {
         let codec = try wearCodec()
         guard tie.timesWorn < Int32.max else {
             throw ValidationError(
@@ -79,7 +78,7 @@ extension Catalog {
             changes.actionTitle = Self.actionTitle("Unwear", tie)
             let codec = try wearCodec()
             guard
-                let latest = try Row.fetchOne(
+                let latest = try StoreRow.fetchOne(
                     db,
                     sql: codec.selection + " WHERE \(try wearLinkCondition(codec)) ORDER BY date DESC, pk DESC LIMIT 1",
                     arguments: [tie.id.uuidString])
@@ -103,12 +102,12 @@ extension Catalog {
         try read { db in
             let tie = try resolve(key, db)
             let codec = try wearCodec()
-            let wears = try Row.fetchAll(
+            let wears = try StoreRow.fetchAll(
                 db, sql: codec.selection + " WHERE \(try wearLinkCondition(codec)) ORDER BY date DESC, pk DESC",
                 arguments: [tie.id.uuidString]
             ).map { Self.wearEntry(try codec.decode($0)) }
             let entity = bowTieCodec.entity
-            let baseline = try Row.fetchOne(
+            let baseline = try StoreRow.fetchOne(
                 db,
                 sql: """
                     SELECT "\(entity["timesWorn"]?.baselineColumnName ?? "")", "\(entity["lastWorn"]?.baselineColumnName ?? "")" \
@@ -201,13 +200,15 @@ extension Catalog {
         try read { db in
             let named = try tagsRelationship()
             let destination = named.destination
-            let rows = try Row.fetchAll(
+            let rows = try StoreRow.fetchAll(
                 db,
                 sql: """
                     SELECT d."\(named.nameColumn)", (SELECT count(*) FROM "\(named.table.name)" AS j \
                     WHERE j."\(named.far)" = d."\(destination.primaryKeyColumn)") FROM "\(destination.tableName)" AS d
                     """)
-            return rows.map { TagCount(name: $0[0], count: $0[1]) }.sorted {
+            return try rows.map {
+                TagCount(name: try $0.decode(String.self, atIndex: 0), count: try $0.decode(Int.self, atIndex: 1))
+            }.sorted {
                 EntityCodec.namesInOrder($0.name, $1.name)
             }
         }
@@ -223,7 +224,7 @@ extension Catalog {
             let destination = named.destination
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard
-                let row = try Row.fetchOne(
+                let row = try StoreRow.fetchOne(
                     db,
                     sql: """
                         SELECT d."\(destination.primaryKeyColumn)", d."\(named.nameColumn)", \
@@ -237,8 +238,8 @@ extension Catalog {
             }
             try db.execute(
                 sql: "DELETE FROM \"\(destination.tableName)\" WHERE \"\(destination.primaryKeyColumn)\" = ?",
-                arguments: [row[0] as DatabaseValue])
-            return TagCount(name: row[1], count: row[2])
+                arguments: [row[0] as StoreValue])
+            return TagCount(name: try row.decode(String.self, atIndex: 1), count: try row.decode(Int.self, atIndex: 2))
         }
     }
 
@@ -258,7 +259,7 @@ extension Catalog {
         try write(action: "Delete") { db, changes in
             let tie = try resolve(key, db)
             changes.actionTitle = Self.actionTitle("Delete", tie)
-            try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.databaseValue, label: tie.label, db)
+            try RecordWriter(bowTieCodec).checkDeleteRules(of: tie.id.uuidString.storeValue, label: tie.label, db)
             try db.execute(
                 sql: "DELETE FROM \(bowTieCodec.entity.tableName) WHERE id = ?", arguments: [tie.id.uuidString])
             if let photo = tie.photo {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Catalog {
     /// Adds a new tie, validated by the model, with its photo and tags, in

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Where an export goes.
 public enum ExportDestination: Sendable {
@@ -106,7 +105,7 @@ extension Catalog {
     }
 
     private func export<Writer: RecordStreamWriter & ~Copyable>(
-        _ sql: String, _ arguments: [DatabaseValue], _ fields: [ExportField], _ columns: [Int32],
+        _ sql: String, _ arguments: [StoreValue], _ fields: [ExportField], _ columns: [Int32],
         _ photos: PhotoExport, _ writer: inout Writer
     ) throws -> ExportSummary {
         try writer.begin()
@@ -123,11 +122,11 @@ extension Catalog {
     /// from the codec's export selection (its column encodings, without a
     /// ``Record`` per row).
     func writeRecords<Writer: RecordStreamWriter & ~Copyable>(
-        _ db: Database, sql: String, arguments: [DatabaseValue], fields: [ExportField], columns: [Int32],
+        _ db: any StoreSession, sql: String, arguments: [StoreValue], fields: [ExportField], columns: [Int32],
         photos: PhotoExport, into writer: inout Writer
     ) throws -> Int {
         let codec = bowTieCodec
-        let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
+        let cursor = try db.rawCursor(sql: sql, arguments: arguments)
         // Types only: iterating the declarations themselves would copy
         // each (and its strings) for every row. Names are looked up for
         // error messages alone.
@@ -184,7 +183,7 @@ extension Catalog {
     /// One attribute's value from its column(s).
     @inline(__always)
     private func writeAttribute<Writer: RecordStreamWriter & ~Copyable>(
-        _ cursor: RawRowCursor, _ column: Int32, _ field: Int, _ type: AttributeType, _ index: Int,
+        _ cursor: any RawRows, _ column: Int32, _ field: Int, _ type: AttributeType, _ index: Int,
         row: Int, _ photos: PhotoExport, _ writer: inout Writer
     ) throws {
         switch type {
@@ -237,7 +236,7 @@ extension Catalog {
     /// file, checked against the SHA-256 the row records.
     /// - Throws: ``CatalogError`` `.photoUnavailable`.
     private func photoBytes(
-        _ cursor: RawRowCursor, _ column: Int32, sha256: UnsafeBufferPointer<UInt8>, size: Int64, external: Bool,
+        _ cursor: any RawRows, _ column: Int32, sha256: UnsafeBufferPointer<UInt8>, size: Int64, external: Bool,
         name: String, row: Int
     ) throws -> Data {
         let info = PhotoInfo(

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One row of the fields a caller chose, read in place from SQLite's
 /// columns (``Catalog/forEachRow(of:matching:reverse:ordered:resolving:each:)``): for
@@ -15,7 +14,7 @@ import GRDB
 ///
 /// Valid only inside the call that lends it.
 public final class FieldRow {
-    private let cursor: RawRowCursor
+    private let cursor: any RawRows
     private let columns: [Int32]
     private let codec: EntityCodec
     /// The attribute position of each field (nil: not an attribute).
@@ -29,7 +28,7 @@ public final class FieldRow {
         fileprivate let position: Int
     }
 
-    init(cursor: RawRowCursor, columns: [Int32], codec: EntityCodec, fields: [ExportField]) {
+    init(cursor: any RawRows, columns: [Int32], codec: EntityCodec, fields: [ExportField]) {
         self.cursor = cursor
         self.columns = columns
         self.codec = codec
@@ -120,7 +119,7 @@ extension Catalog {
         let (sql, arguments) = try selectSQL(
             matching: query, reverse: reverse, selection: selection, ordered: ordered)
         try read { db in
-            let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
+            let cursor = try db.rawCursor(sql: sql, arguments: arguments)
             let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: exportFields)
             let resolved = try resolve(row)
             while try cursor.step() { try body(row, resolved) }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PropertyList
 
 extension Catalog {
@@ -45,21 +44,15 @@ extension Catalog {
         // A larger page cache for the import only: at a million records
         // the id and search-key indexes outgrow SQLite's default 2 MiB,
         // and every miss is a read and a write of the WAL.
-        try mapErrors {
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+        try store.withCacheSize(kibibytes: Self.importCacheKiB) {
+            try write(action: "Import \(opened.displayName)", insertsAsRanges: true, commit: !options.dryRun) {
+                db, changes in
+                var importer = try RecordImporter(
+                    catalog: self, db: db, changes: changes, images: images, options: options, syntax: syntax)
+                try importAll(from: source, into: &importer, options: options, totalBytes: totalBytes)
+                report = try importer.finish(dryRun: options.dryRun)
+                try checkInterruption()
             }
-        }
-        defer {
-            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000") }
-        }
-        try write(action: "Import \(opened.displayName)", insertsAsRanges: true, commit: !options.dryRun) {
-            db, changes in
-            var importer = try RecordImporter(
-                catalog: self, db: db, changes: changes, images: images, options: options, syntax: syntax)
-            try importAll(from: source, into: &importer, options: options, totalBytes: totalBytes)
-            report = try importer.finish(dryRun: options.dryRun)
-            try checkInterruption()
         }
         return report
     }

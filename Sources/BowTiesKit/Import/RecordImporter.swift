@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import PropertyList
 
 /// The state of one import transaction.
@@ -14,7 +13,7 @@ import PropertyList
 /// new, already stored or updated, and in a dry run too.
 struct RecordImporter {
     let catalog: Catalog
-    let db: Database
+    let db: any StoreSession
     let changes: PhotoChanges
     let images: ImageResolver
     let options: ImportOptions
@@ -24,7 +23,7 @@ struct RecordImporter {
     /// without keeping every id in memory.
     let firstNewRowID: Int64
     let codec: EntityCodec
-    let insert: RecordInsertStatement
+    let insert: any RecordInserter
     var decoder: RecordDecoder
     var report = ImportReport()
     /// The first warnings and a count of the rest: memory stays flat
@@ -75,7 +74,7 @@ struct RecordImporter {
     }
 
     init(
-        catalog: Catalog, db: Database, changes: PhotoChanges, images: ImageResolver, options: ImportOptions,
+        catalog: Catalog, db: any StoreSession, changes: PhotoChanges, images: ImageResolver, options: ImportOptions,
         syntax: ValueSyntax
     ) throws {
         self.catalog = catalog
@@ -88,8 +87,8 @@ struct RecordImporter {
         decoder = RecordDecoder(entity: codec.entity, model: catalog.model, syntax: syntax)
         decoder.defersMissingValues = options.update
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
-        insert = try RecordInsertStatement(db, codec: codec)
-        undoAction = try UndoRecorder.recordingAction(db)
+        insert = try db.recordInserter(codec)
+        undoAction = try UndoHistory.recordingAction(db)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
             // the lookup-only indexes once at the end, in this transaction.
@@ -137,7 +136,7 @@ struct RecordImporter {
                         SELECT EXISTS (SELECT 1 FROM "\(codec.entity.tableName)" \
                         WHERE "\(codec.entity.primaryKeyColumn)" = ?)
                         """),
-                arguments: [tie.record.primaryKey?.databaseValue ?? .null]) ?? false
+                arguments: [tie.record.primaryKey?.storeValue ?? .null]) ?? false
             guard stored else { throw missing }
             return try importRecordNotNew(record, named, readData)
         }
@@ -153,7 +152,7 @@ struct RecordImporter {
             // log of the record's row (twice for each wear, as the wear
             // triggers bring its timesWorn and lastWorn up to date) are
             // never used: eight pages in the statement journal per wear.
-            try UndoRecorder.withoutImages(of: undoAction, db) { try insertChildren(of: record) }
+            try UndoHistory.withoutImages(of: undoAction, db) { try insertChildren(of: record) }
         }
         report.added += 1
         switch named {
@@ -178,7 +177,7 @@ struct RecordImporter {
                 // A new record has no links to remove: no names, nothing
                 // to write (an export writes an empty tags array).
                 guard !names.isEmpty else { continue }
-                _ = try RecordWriter(codec).setNames(names, of: key.databaseValue, named, isNew: true, db, cache: &self.names)
+                _ = try RecordWriter(codec).setNames(names, of: key.storeValue, named, isNew: true, db, cache: &self.names)
             } catch let error as ValidationError {
                 throw ImportError(
                     location: record.location, recordNumber: number, record: record.tie.label,
@@ -201,10 +200,10 @@ struct RecordImporter {
         }
 
         let table = codec.entity.tableName
-        let existing = try Row.fetchOne(
+        let existing = try StoreRow.fetchOne(
             db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE id = ?"),
             arguments: [tie.id.uuidString]
-        ).map { $0[0] as Int64 }
+        ).map { try $0.decode(Int64.self, atIndex: 0) }
         if let rowid = existing, rowid >= firstNewRowID || updatedIDs.contains(tie.id) {
             throw failure("the id \(tie.id.uuidString) appears more than once in this file", field: "id")
         }
@@ -245,7 +244,7 @@ struct RecordImporter {
             // has no key for (a derived one keeps its stored baseline,
             // which the save below writes back), and the links it does
             // not name.
-            let baselines = try codec.baselines(of: previous.record.primaryKey?.databaseValue ?? .null, db)
+            let baselines = try codec.baselines(of: previous.record.primaryKey?.storeValue ?? .null, db)
             for (index, attribute) in codec.entity.attributes.enumerated()
             where !record.gives(index) && !record.givesBaseline(index) && attribute.type != .binaryData {
                 tie.record.values[index] =
@@ -457,12 +456,12 @@ struct RecordImporter {
         if let known = photoByHash[sha256] { return (known, nil) }
         var named: NamedPhoto
         var data: Data?
-        if let row = try Row.fetchOne(
+        if let row = try StoreRow.fetchOne(
             db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
             arguments: [sha256])
         {
-            let external: Bool = row[1]
-            named = .stored(PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline))
+            let external = try row.decode(Bool.self, atIndex: 1)
+            named = .stored(PhotoInfo(byteCount: try row.decode(Int.self, atIndex: 0), sha256: sha256, storage: external ? .external : .inline))
         } else if let path = photoFile(sha256) {
             let bytes: Data
             do {
@@ -621,7 +620,7 @@ struct RecordImporter {
                 let childCodec = catalog.codecs[relationship.destination],
                 let column = catalog.model.linkColumn(inverseOf: relationship)
             else { continue }
-            let stored = try Row.fetchAll(
+            let stored = try StoreRow.fetchAll(
                 db,
                 sql: childCodec.selection
                     + " WHERE \"\(childCodec.entity.tableName)\".\"\(column.name)\" = ?",

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +29,7 @@ extension Catalog {
     /// ``readPhoto(of:)`` in the caller's read transaction (`db`; nil when
     /// the photo is not inline): for a command that reads photos among
     /// other rows of one snapshot (`report`).
-    func readPhoto(of tie: BowTie, _ db: Database?) throws -> Result<Data, PhotoProblem>? {
+    func readPhoto(of tie: BowTie, _ db: (any StoreSession)?) throws -> Result<Data, PhotoProblem>? {
         guard let info = tie.photo else { return nil }
         switch info.storage {
         case .external:

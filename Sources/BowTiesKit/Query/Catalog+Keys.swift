@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Catalog {
     /// The bow tie a user means by `key`: its search key exactly; else a
@@ -11,11 +10,11 @@ extension Catalog {
         try read { db in try resolve(key, db) }
     }
 
-    func resolve(_ key: String, _ db: Database) throws -> BowTie {
+    func resolve(_ key: String, _ db: any StoreSession) throws -> BowTie {
         let codec = bowTieCodec
         let table = codec.entity.tableName
-        func fetch(_ condition: String, _ arguments: StatementArguments, limit: Int = 2) throws -> [BowTie] {
-            try Row.fetchAll(
+        func fetch(_ condition: String, _ arguments: StoreArguments, limit: Int = 2) throws -> [BowTie] {
+            try StoreRow.fetchAll(
                 db, sql: codec.selection + " WHERE \(table).\(condition) LIMIT \(limit)", arguments: arguments
             ).map { BowTie(record: try codec.decode($0)) }
         }

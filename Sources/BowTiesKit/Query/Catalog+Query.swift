@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Catalog {
     /// Parses query terms against the catalog's bow-tie entity.
@@ -26,10 +25,10 @@ extension Catalog {
 
     /// ``bowTies(matching:reverse:)`` in the caller's transaction:
     /// for commands that change what a query selects.
-    func bowTies(matching query: Query, reverse: Bool = false, _ db: Database) throws -> [BowTie] {
+    func bowTies(matching query: Query, reverse: Bool = false, _ db: any StoreSession) throws -> [BowTie] {
         let codec = bowTieCodec
         let (sql, arguments) = try selectSQL(matching: query, reverse: reverse)
-        return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map {
+        return try StoreRow.fetchAll(db, sql: sql, arguments: StoreArguments(arguments)).map {
             BowTie(record: try codec.decode($0))
         }
     }
@@ -37,10 +36,10 @@ extension Catalog {
     /// The number of bow ties `query` selects.
     /// - Throws: ``QueryError``, ``CatalogError``.
     public func count(matching query: Query) throws -> Int {
-        let compiled = try QueryCompiler(codec: bowTieCodec).compile(query)
+        let compiled = try QueryCompiler(codec: bowTieCodec, dialect: store.dialect).compile(query)
         var sql = "SELECT count(*) FROM \"\(bowTieCodec.entity.tableName)\""
         if let condition = compiled.whereSQL { sql += " WHERE " + condition }
-        return try read { db in try Int.fetchOne(db, sql: sql, arguments: StatementArguments(compiled.arguments)) ?? 0 }
+        return try read { db in try Int.fetchOne(db, sql: sql, arguments: StoreArguments(compiled.arguments)) ?? 0 }
     }
 
     /// The codec's selection (or `selection`, another `SELECT` of the
@@ -48,8 +47,8 @@ extension Catalog {
     /// not `ordered`: a query selects the same rows in any order).
     func selectSQL(
         matching query: Query, reverse: Bool = false, selection: String? = nil, ordered: Bool = true
-    ) throws -> (sql: String, arguments: [DatabaseValue]) {
-        let compiled = try QueryCompiler(codec: bowTieCodec).compile(query, reverse: reverse)
+    ) throws -> (sql: String, arguments: [StoreValue]) {
+        let compiled = try QueryCompiler(codec: bowTieCodec, dialect: store.dialect).compile(query, reverse: reverse)
         var sql = selection ?? bowTieCodec.selection
         if let condition = compiled.whereSQL { sql += " WHERE " + condition }
         if ordered { sql += " ORDER BY " + compiled.orderSQL }

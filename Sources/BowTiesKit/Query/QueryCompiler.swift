@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Turns a ``Query`` into SQL on the codec's table: a `WHERE` clause with
 /// bound arguments (no value is ever written into the SQL) and an
@@ -11,11 +10,13 @@ import GRDB
 /// missing value is NULL, which fails the term and passes its negation.
 struct QueryCompiler {
     let codec: EntityCodec
+    /// How the store spells what SQL does not agree on.
+    var dialect: SQLDialect = .sqlite
 
     struct Compiled {
         /// The condition, nil when every object matches.
         var whereSQL: String?
-        var arguments: [DatabaseValue]
+        var arguments: [StoreValue]
         /// The `ORDER BY` list, ending with the rowid so that the order is
         /// total.
         var orderSQL: String
@@ -31,7 +32,7 @@ struct QueryCompiler {
                 .unknownField, position: 1, term: query.description,
                 "the query is for \(query.entityName), not \(codec.entity.name)")
         }
-        var arguments: [DatabaseValue] = []
+        var arguments: [StoreValue] = []
         var alternatives: [String] = []
         for group in query.groups {
             var conditions: [String] = []
@@ -53,10 +54,11 @@ struct QueryCompiler {
         let (ascending, descending) = reverse ? (" DESC", " ASC") : (" ASC", " DESC")
         for key in query.sortKeys {
             guard let attribute = codec.entity[key.attribute] else { continue }
-            let collation = attribute.type == .string || attribute.type == .uri ? " COLLATE NOCASE" : ""
-            keys.append(column(attribute) + collation + (key.descending ? descending : ascending))
+            let ignoresCase = attribute.type == .string || attribute.type == .uri
+            let sorted = ignoresCase ? dialect.caseInsensitive(column(attribute)) : column(attribute)
+            keys.append(sorted + (key.descending ? descending : ascending))
         }
-        keys.append("\(table).rowid" + ascending)
+        keys.append("\(table).\(dialect.rowNumber)" + ascending)
         return Compiled(whereSQL: whereSQL, arguments: arguments, orderSQL: keys.joined(separator: ", "))
     }
 
@@ -71,57 +73,57 @@ struct QueryCompiler {
     /// One condition in parentheses, and its arguments in order.
     ///
     /// - Throws: ``TransformerError`` when a transformer refuses a value.
-    private func condition(_ condition: Query.Condition) throws -> (String, [DatabaseValue]) {
+    private func condition(_ condition: Query.Condition) throws -> (String, [StoreValue]) {
         func attribute(_ name: String) -> String {
             codec.entity[name].map(column) ?? "NULL"
         }
         switch condition {
         case .text(let name, .contains(let text)):
-            let (operation, pattern) = Self.containing(text)
-            return ("(\(attribute(name)) \(operation))", [pattern])
+            let (operation, pattern) = containing(text)
+            return ("(\(operation(attribute(name))))", [pattern])
         case .text(let name, .equals(let text)):
-            return ("(\(attribute(name)) = ?)", [text.databaseValue])
+            return ("(\(attribute(name)) = ?)", [text.storeValue])
         case .text(let name, .regularExpression(let pattern)):
-            return ("(\(attribute(name)) REGEXP ?)", [pattern.databaseValue])
+            return ("(\(dialect.regexMatch(attribute(name), "?")))", [pattern.storeValue])
         case .word(let word):
             let columns = [codec.entity.nameAttribute, codec.entity.keyAttribute].compactMap { $0 }
-            let (operation, pattern) = Self.containing(word)
+            let (operation, pattern) = containing(word)
             return (
-                "(" + columns.map { "\(attribute($0)) \(operation)" }.joined(separator: " OR ") + ")",
+                "(" + columns.map { operation(attribute($0)) }.joined(separator: " OR ") + ")",
                 columns.map { _ in pattern }
             )
         case .number(let name, let lower, let upper):
             if let lower, let upper, lower == upper {
-                return ("(\(attribute(name)) = ?)", [lower.databaseValue])
+                return ("(\(attribute(name)) = ?)", [lower.storeValue])
             }
             var parts: [String] = []
-            var values: [DatabaseValue] = []
+            var values: [StoreValue] = []
             if let lower {
                 parts.append("\(attribute(name)) >= ?")
-                values.append(lower.databaseValue)
+                values.append(lower.storeValue)
             }
             if let upper {
                 parts.append("\(attribute(name)) <= ?")
-                values.append(upper.databaseValue)
+                values.append(upper.storeValue)
             }
             return ("(" + parts.joined(separator: " AND ") + ")", values)
         case .date(let name, let lower, let upper):
             var parts: [String] = []
-            var values: [DatabaseValue] = []
+            var values: [StoreValue] = []
             if let lower {
                 parts.append("\(attribute(name)) >= ?")
-                values.append(lower.databaseValue)
+                values.append(lower.storeValue)
             }
             if let upper {
                 parts.append("\(attribute(name)) \(upper.inclusive ? "<=" : "<") ?")
-                values.append(upper.seconds.databaseValue)
+                values.append(upper.seconds.storeValue)
             }
             return ("(" + parts.joined(separator: " AND ") + ")", values)
         case .stored(let name, let value):
             guard let index = codec.entity.index(ofAttribute: name) else { return ("(0)", []) }
-            return ("(\(attribute(name)) = ?)", [try codec.databaseValue(value, at: index)])
+            return ("(\(attribute(name)) = ?)", [try codec.storeValue(value, at: index)])
         case .boolean(let name, let flag):
-            return ("(\(attribute(name)) = ?)", [flag.databaseValue])
+            return ("(\(attribute(name)) = ?)", [flag.storeValue])
         case .present(let name):
             return ("(\(attribute(name)) IS NOT NULL)", [])
         case .nonEmpty(let name):
@@ -150,9 +152,9 @@ struct QueryCompiler {
                 """
                 (\(primaryKey) IN (SELECT j."\(named.near)" FROM "\(named.table.name)" AS j \
                 JOIN "\(destination.tableName)" AS d ON d."\(destination.primaryKeyColumn)" = j."\(named.far)" \
-                WHERE d."\(named.nameColumn)" = ? COLLATE NOCASE))
+                WHERE \(dialect.caseInsensitive("d.\"\(named.nameColumn)\"")) = ?))
                 """,
-                [value.trimmingCharacters(in: .whitespaces).databaseValue]
+                [value.trimmingCharacters(in: .whitespaces).storeValue]
             )
         }
     }
@@ -163,11 +165,11 @@ struct QueryCompiler {
     /// `text` literally with ICU's Unicode case folding (`CRÊPE` finds
     /// `Crêpe`).
     /// - Returns: The operator and its `?`, and the argument to bind.
-    static func containing(_ text: String) -> (operation: String, argument: DatabaseValue) {
+    func containing(_ text: String) -> (operation: (String) -> String, argument: StoreValue) {
         if text.unicodeScalars.allSatisfy(\.isASCII) {
-            return ("LIKE ? ESCAPE '\\'", likePattern(text).databaseValue)
+            return ({ "\($0) LIKE ? ESCAPE '\\'" }, Self.likePattern(text).storeValue)
         }
-        return ("REGEXP ?", ("(?i)" + NSRegularExpression.escapedPattern(for: text)).databaseValue)
+        return ({ dialect.regexMatch($0, "?") }, ("(?i)" + NSRegularExpression.escapedPattern(for: text)).storeValue)
     }
 
     /// `%text%` with LIKE's wildcards in `text` escaped by `\`.

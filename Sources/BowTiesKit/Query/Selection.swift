@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a command's `KEY|QUERY` arguments select: each argument that is
 /// a stored search key (or an id) is that tie, and only the others are

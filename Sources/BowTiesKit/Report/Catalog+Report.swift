@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension Catalog {
     /// Writes a report (``HTMLReport``) of the ties `query` selects to `url`,
@@ -60,9 +59,9 @@ extension Catalog {
         try read { db in try summary(matching: query, now: now, db) }
     }
 
-    func summary(matching query: Query, now: Date, _ db: Database) throws -> CatalogSummary {
+    func summary(matching query: Query, now: Date, _ db: any StoreSession) throws -> CatalogSummary {
         let codec = bowTieCodec
-        let compiled = try QueryCompiler(codec: codec).compile(query)
+        let compiled = try QueryCompiler(codec: codec, dialect: store.dialect).compile(query)
         let table = "\"\(codec.entity.tableName)\""
         func column(_ name: String) -> String {
             // The bow-tie entity declares these; a missing one counts as NULL.
@@ -71,9 +70,9 @@ extension Catalog {
         let worn = column("timesWorn")
         let photo = column("photoData")
         let condition = compiled.whereSQL.map { "(\($0))" } ?? "1"
-        let arguments = StatementArguments(compiled.arguments)
+        let arguments = StoreArguments(compiled.arguments)
         let cutoff = now.addingTimeInterval(-Double(CatalogSummary.staleDays) * 86_400).timeIntervalSince1970
-        let figures = try Row.fetchOne(
+        let figures = try StoreRow.fetchOne(
             db,
             sql: """
                 SELECT count(*), ifnull(sum(\(column("isFavorite")) <> 0), 0), ifnull(sum(\(worn) = 0), 0), \
@@ -96,30 +95,30 @@ extension Catalog {
             guard let times else { return nil }
             var sql =
                 codec.selection + " WHERE \(condition) AND \(worn) = \(times) ORDER BY \(compiled.orderSQL) LIMIT 1"
-            guard let row = try Row.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
+            guard let row = try StoreRow.fetchOne(db, sql: sql, arguments: arguments) else { return nil }
             sql = "SELECT count(*) FROM \(table) WHERE \(condition) AND \(worn) = \(times)"
             let count = try Int.fetchOne(db, sql: sql, arguments: arguments) ?? 1
             return CatalogSummary.Standout(
                 tie: BowTie(record: try codec.decode(row)), timesWorn: Int32(clamping: times), others: count - 1)
         }
         return CatalogSummary(
-            ties: figures[0], favourites: figures[1], mostWorn: try standout(figures[5]),
-            leastWorn: try standout(figures[6]), neverWorn: figures[2], notWornRecently: figures[3],
-            withPhoto: figures[4], photoBytes: photoBytes)
+            ties: figures[0] ?? 0, favourites: figures[1] ?? 0, mostWorn: try standout(figures[5]),
+            leastWorn: try standout(figures[6]), neverWorn: figures[2] ?? 0, notWornRecently: figures[3] ?? 0,
+            withPhoto: figures[4] ?? 0, photoBytes: photoBytes)
     }
 
     /// The first `limit` bow ties `query` selects, in its order.
-    func bowTies(matching query: Query, limit: Int, _ db: Database) throws -> [BowTie] {
+    func bowTies(matching query: Query, limit: Int, _ db: any StoreSession) throws -> [BowTie] {
         let codec = bowTieCodec
         let (sql, arguments) = try selectSQL(matching: query)
-        return try Row.fetchAll(db, sql: sql + " LIMIT \(limit)", arguments: StatementArguments(arguments)).map {
+        return try StoreRow.fetchAll(db, sql: sql + " LIMIT \(limit)", arguments: StoreArguments(arguments)).map {
             BowTie(record: try codec.decode($0))
         }
     }
 
     /// Calls `body` with the table row of each tie `query` selects, read
     /// in place by a ``RawRowCursor`` (one row in memory at a time).
-    func forEachReportRow(matching query: Query, _ db: Database, _ body: (HTMLReport.TableRow) throws -> Void)
+    func forEachReportRow(matching query: Query, _ db: any StoreSession, _ body: (HTMLReport.TableRow) throws -> Void)
         throws
     {
         let codec = bowTieCodec
@@ -128,7 +127,7 @@ extension Catalog {
         let fields = try codec.exportFields(names.map(exported), format: .csv)
         let (selection, columns) = codec.exportSelection(fields, photoBytes: false)
         let (sql, arguments) = try selectSQL(matching: query, selection: selection)
-        let cursor = try RawRowCursor(db, sql: sql, arguments: arguments)
+        let cursor = try db.rawCursor(sql: sql, arguments: arguments)
         let row = FieldRow(cursor: cursor, columns: columns, codec: codec, fields: fields)
         // Found by name once, then read on every row by place.
         let key = try row.field(exported("searchKey"))

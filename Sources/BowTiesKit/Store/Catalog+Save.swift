@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// What a save does to a record's photo.
 public enum PhotoUpdate: Sendable {
@@ -27,7 +26,7 @@ extension Catalog {
     }
 
     /// Stores the bytes of a `.set` update, so the save can refer to them.
-    func resolve(_ photo: PhotoUpdate, _ db: Database, _ changes: PhotoChanges) throws -> ResolvedPhoto {
+    func resolve(_ photo: PhotoUpdate, _ db: any StoreSession, _ changes: PhotoChanges) throws -> ResolvedPhoto {
         switch photo {
         case .keep: return .keep
         case .remove: return .remove
@@ -50,7 +49,7 @@ extension Catalog {
     /// - Parameter baselines: Also set the baselines of derived attributes
     ///   (an import's counts) when the tie exists.
     func save(
-        _ tie: BowTie, photo: ResolvedPhoto, replacing existing: BowTie?, _ db: Database,
+        _ tie: BowTie, photo: ResolvedPhoto, replacing existing: BowTie?, _ db: any StoreSession,
         _ changes: PhotoChanges, checkUnique: Bool = true, baselines: Bool = false
     ) throws -> BowTie {
         var tie = tie
@@ -76,7 +75,7 @@ extension Catalog {
     /// Content already stored keeps its place; a missing external file is
     /// written again from these bytes.
     func storePhoto(
-        _ data: Data, threshold: Int, _ db: Database, _ changes: PhotoChanges, writeFiles: Bool
+        _ data: Data, threshold: Int, _ db: any StoreSession, _ changes: PhotoChanges, writeFiles: Bool
     ) throws -> PhotoInfo {
         let info = try insertBlob(data, threshold: threshold, db).info
         if writeFiles { try writePhotoFile(data, of: info, changes) }
@@ -91,14 +90,14 @@ extension Catalog {
     ///
     /// - Returns: The photo's description (content already stored keeps
     ///   its place), and whether this call added the row.
-    func insertBlob(_ data: Data, threshold: Int, _ db: Database) throws -> (info: PhotoInfo, isNew: Bool) {
+    func insertBlob(_ data: Data, threshold: Int, _ db: any StoreSession) throws -> (info: PhotoInfo, isNew: Bool) {
         let sha256 = data.sha256Hex
-        if let row = try Row.fetchOne(
+        if let row = try StoreRow.fetchOne(
             db.cachedStatement(sql: "SELECT byteCount, external FROM \(Self.blobTable) WHERE sha256 = ?"),
             arguments: [sha256])
         {
-            let external: Bool = row[1]
-            return (PhotoInfo(byteCount: row[0], sha256: sha256, storage: external ? .external : .inline), false)
+            let external = try row.decode(Bool.self, atIndex: 1)
+            return (PhotoInfo(byteCount: try row.decode(Int.self, atIndex: 0), sha256: sha256, storage: external ? .external : .inline), false)
         }
         let external = data.count > threshold
         try db.cachedStatement(
@@ -123,12 +122,12 @@ extension Catalog {
     /// Drops the blob of bytes that were stored in this transaction but
     /// that no record came to use. Unlike ``releasePhoto(_:_:_:)`` it
     /// leaves the photo folder alone: no file was written for them.
-    func dropUnusedBlob(_ sha256: String, _ db: Database) throws {
+    func dropUnusedBlob(_ sha256: String, _ db: any StoreSession) throws {
         try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [sha256])
     }
 
     /// Deletes the blob `?1` unless a record refers to it, in any table.
-    func deleteUnusedBlobSQL(_ db: Database) throws -> String {
+    func deleteUnusedBlobSQL(_ db: any StoreSession) throws -> String {
         "DELETE FROM \(Self.blobTable) WHERE sha256 = ?1 AND NOT (\(try blobInUseSQL("?1", db)))"
     }
 
@@ -138,7 +137,7 @@ extension Catalog {
     ///
     /// - Parameter history: Also count the actions of the undo history
     ///   (false: only records of the model).
-    func blobInUseSQL(_ sha256: String, _ db: Database, history: Bool = true) throws -> String {
+    func blobInUseSQL(_ sha256: String, _ db: any StoreSession, history: Bool = true) throws -> String {
         var columns = model.blobColumns
         if history, try UndoHistory.exists(db) {
             columns += UndoHistory.blobImageColumns(model).map { (table: $0.shadow, column: $0.column) }
@@ -151,7 +150,7 @@ extension Catalog {
 
     /// Drops the blob `sha256` when no record and no action uses it any
     /// more; its external file goes after the commit.
-    func releaseBlob(_ sha256: String, _ db: Database, _ changes: PhotoChanges) throws {
+    func releaseBlob(_ sha256: String, _ db: any StoreSession, _ changes: PhotoChanges) throws {
         let external = try Bool.fetchOne(
             db.cachedStatement(sql: "SELECT external FROM \(Self.blobTable) WHERE sha256 = ?"), arguments: [sha256])
         try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [sha256])
@@ -160,7 +159,7 @@ extension Catalog {
 
     /// Drops a photo's blob when no record uses it any more (in the
     /// transaction); its external file goes after the commit.
-    func releasePhoto(_ photo: PhotoInfo, _ db: Database, _ changes: PhotoChanges) throws {
+    func releasePhoto(_ photo: PhotoInfo, _ db: any StoreSession, _ changes: PhotoChanges) throws {
         try db.cachedStatement(sql: deleteUnusedBlobSQL(db)).execute(arguments: [photo.sha256])
         if photo.storage == .external {
             changes.released.insert(photo.sha256)
@@ -169,7 +168,7 @@ extension Catalog {
 
     /// Refuses a value of a unique attribute (the search key) that
     /// another tie holds, naming that tie.
-    private func checkUniqueValues(_ tie: BowTie, _ db: Database) throws {
+    private func checkUniqueValues(_ tie: BowTie, _ db: any StoreSession) throws {
         guard let conflict = try RecordWriter(bowTieCodec).uniqueConflict(tie.record, db) else { return }
         let name = conflict.attribute.displayName
         throw CatalogError(
@@ -177,9 +176,9 @@ extension Catalog {
             hint: "\(name.prefix(1).uppercased() + name.dropFirst())s are unique in a catalog: choose another one.")
     }
 
-    func fetchOne(id: UUID, _ db: Database) throws -> BowTie? {
+    func fetchOne(id: UUID, _ db: any StoreSession) throws -> BowTie? {
         let codec = bowTieCodec
-        let row = try Row.fetchOne(
+        let row = try StoreRow.fetchOne(
             db.cachedStatement(sql: codec.selection + " WHERE \"\(codec.entity.tableName)\".id = ?"),
             arguments: [id.uuidString])
         return try row.map { BowTie(record: try codec.decode($0)) }

@@ -1,9 +1,7 @@
 import Foundation
-import GRDB
-import Synchronization
 
-/// A bowties catalog: an SQLite store (GRDB, WAL mode) and the folder of
-/// external photo files beside it.
+/// A bowties catalog: its store (``CatalogStore``: an SQLite file in WAL
+/// mode, ``SQLiteStore``) and the folder of external photo files beside it.
 ///
 /// ```swift
 /// let catalog = try Catalog(url: StoreLocation.resolve(explicit: nil))
@@ -44,30 +42,25 @@ public final class Catalog: Sendable {
         var writes: Bool { self == .createIfMissing || self == .mustExist || self == .repair }
     }
 
-    /// The store's SQLite file.
+    /// Photo bytes, once per content (made by v1): inline in `data`, or
+    /// `external` with `data` NULL, the bytes then in the file named by
+    /// the hash.
+    static let blobTable = "blob"
+
+    /// The store's file.
     public let url: URL
-    let database: DatabaseQueue
+    /// Where the records live; everything here goes through it.
+    let store: any CatalogStore
     let photos: PhotoStore
     let transformers: ValueTransformerRegistry
     /// The object model the store holds (``BowTieModel/model``).
     public let model: ObjectModel
-    /// The store's schema history, for ``model``.
-    let migrator: SchemaMigrator
     /// The codec of each entity, by name.
     let codecs: [String: EntityCodec]
     /// The codec of bow ties, the entity every command works on.
     let bowTieCodec: EntityCodec
     /// Whether this catalog may write (see ``OpenMode``).
     public let isWritable: Bool
-    /// SQLite's busy handler, and who the last wait was for.
-    let busyWait: BusyWait
-    /// The shared lock that tells a failed command not to remove this
-    /// store while we use it (nil in a read-only folder).
-    private let lock: StoreLock?
-    /// What opening found of the schema: set once, while the initializer
-    /// runs (``upgradedSchema``, ``olderSchema``).
-    private let schemaOnOpen = Mutex<(upgraded: SchemaVersions?, older: SchemaVersions?)>((nil, nil))
-
     /// Schema versions, counted in migrations: a store made by 0.1.0 is
     /// at version 1.
     public struct SchemaVersions: Sendable, Equatable {
@@ -81,12 +74,12 @@ public final class Catalog: Sendable {
     /// earlier release made (not when it created a new store, nor when
     /// another process upgraded the store first): what a command says
     /// once on standard error.
-    public var upgradedSchema: SchemaVersions? { schemaOnOpen.withLock { $0.upgraded } }
+    public var upgradedSchema: SchemaVersions? { store.upgradedSchema }
 
     /// Set when a mode that never writes opened a store an earlier
     /// release made: it is read through the read shims of the migrations
     /// it lacks (``SchemaMigration/readShim``), and left as it is.
-    public var olderSchema: SchemaVersions? { schemaOnOpen.withLock { $0.older } }
+    public var olderSchema: SchemaVersions? { store.olderSchema }
 
     /// Opens the catalog at `url`, creating or upgrading its schema when
     /// `mode` writes.
@@ -102,7 +95,7 @@ public final class Catalog: Sendable {
     ) throws {
         try self.init(
             url: url, mode: mode, wait: wait, transformers: transformers, model: BowTieModel.model,
-            migrator: Self.migrator)
+            migrator: SQLiteStore.migrator)
     }
 
     /// Opens a catalog of another object model, whose schema history is
@@ -119,7 +112,6 @@ public final class Catalog: Sendable {
         self.url = url
         self.transformers = transformers
         self.model = model
-        self.migrator = migrator
         codecs = try Dictionary(
             uniqueKeysWithValues: model.entities.map {
                 ($0.name, try EntityCodec($0, in: model, transformers: transformers))
@@ -130,97 +122,8 @@ public final class Catalog: Sendable {
         self.bowTieCodec = bowTieCodec
         isWritable = mode.writes
         photos = PhotoStore(storeURL: url)
-        let busyWait = BusyWait(policy: wait, storeURL: url)
-        self.busyWait = busyWait
-        let notFound = CatalogError(
-            .storeNotFound, "no catalog at \(url.path)",
-            hint: "Create one with `bowties import` (the sample data) or `bowties import FILE`, "
-                + "or point to another with --store PATH or $BOWTIES_STORE.")
-        let existed = FileManager.default.fileExists(atPath: url.path)
-        if !existed {
-            if mode != .createIfMissing { throw notFound }
-            try Self.createFolder(forStoreAt: url)
-        }
-        // Taken before the store is opened, so that no failed command can
-        // remove the store from under us from now on. Readers create no
-        // lock file.
-        let lock = try StoreLock.shared(
-            forStoreAt: url, timeout: wait.limit, create: mode.writes, createFolder: mode == .createIfMissing)
-        self.lock = lock
-        do {
-            if !FileManager.default.fileExists(atPath: url.path) && mode != .createIfMissing {
-                throw notFound  // removed while we waited for the lock
-            }
-            // stat, not FileManager's attribute dictionary: its `as? Int`
-            // is a first-time protocol lookup that scans every conformance
-            // in the binary, on every command's start.
-            var status = stat()
-            let isNew = stat(url.path, &status) != 0 || status.st_size == 0
-            var configuration = Configuration()
-            // The journal mode is the store's own, set once when it is
-            // created (below). Setting it on every open, as GRDB's `.wal`
-            // does, commits a transaction when no -wal file exists, so that
-            // even reads changed the file and failed on a read-only one.
-            configuration.journalMode = .default
-            configuration.busyMode = .callback { tries in busyWait.shouldRetry(tries) }
-            configuration.label = "bowties"
-            let connection = mode.writes ? StoreConnection(path: url.path, readOnly: false) : .forReading(url)
-            configuration.readonly = connection.readOnly
-            // `field::REGEX` in queries: SQLite's REGEXP needs a function.
-            configuration.prepareDatabase { db in db.add(function: RegularExpressionFunction.make()) }
-            if mode.writes {
-                // What GRDB's WAL set-up chose: durable at each commit
-                // except on power loss, and far fewer syncs. Not a write.
-                configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-            }
-            database = try Self.mapErrors(store: url, busyWait) {
-                try Self.retryingWhenBusy(busyWait) {
-                    try DatabaseQueue(path: connection.path, configuration: configuration)
-                }
-            }
-            if mode == .createIfMissing && isNew {
-                try Self.mapErrors(store: url, busyWait) {
-                    try Self.retryingWhenBusy(busyWait) {
-                        try database.writeWithoutTransaction { db in
-                            _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                        }
-                    }
-                }
-            }
-            try Self.mapErrors(store: url, busyWait) {
-                try Self.retryingWhenBusy(busyWait) { try prepareSchema(mode: mode) }
-            }
-        } catch {
-            // A store this open created stays with its lock file: the
-            // caller removes both (``removeStoreIfUnused(at:)`` needs the
-            // lock). Anything else we opened leaves no lock file behind.
-            if existed { lock?.removeFileIfCreatedAndUnused() }
-            throw error
-        }
-    }
-
-    /// Runs `body` again while SQLite answers `SQLITE_BUSY`, until the
-    /// wait policy's limit.
-    ///
-    /// SQLite's busy handler covers waiting for a lock, but in two cases
-    /// SQLite answers busy at once instead, because waiting could deadlock:
-    /// two processes switching a new store to WAL at the same moment, and a
-    /// read that must become a write after another connection wrote
-    /// (migrations of a store two commands open together). Trying again
-    /// a moment later is SQLite's advice for both.
-    static func retryingWhenBusy<T>(_ busyWait: BusyWait, _ body: () throws -> T) throws -> T {
-        let deadline = busyWait.policy.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
-        var pause: useconds_t = 1_000
-        while true {
-            do {
-                return try body()
-            } catch let error as DatabaseError
-                where error.resultCode == .SQLITE_BUSY && Date() < deadline && !busyWait.isCancelled
-            {
-                usleep(pause)
-                pause = min(pause * 2, 50_000)
-            }
-        }
+        // The one place that chooses a backend: a path is an SQLite file.
+        store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
     }
 
     /// Stops what the catalog is doing as soon as possible: the running
@@ -228,13 +131,10 @@ public final class Catalog: Sendable {
     /// waits for the write lock end, and ``isInterrupted`` turns true for
     /// long loops to check. Safe to call from any thread, such as a signal
     /// handler's queue.
-    public func interrupt() {
-        busyWait.cancel()
-        database.interrupt()
-    }
+    public func interrupt() { store.interrupt() }
 
     /// True once ``interrupt()`` was called.
-    public var isInterrupted: Bool { busyWait.isCancelled }
+    public var isInterrupted: Bool { store.isInterrupted }
 
     /// Creates the folder a new store goes in.
     /// - Throws: ``CatalogError`` `.cannotCreateOutput`.
@@ -248,132 +148,6 @@ public final class Catalog: Sendable {
                 .cannotCreateOutput,
                 "cannot create the folder for the catalog at \(url.path): \(error.localizedDescription)")
         }
-    }
-
-    /// How a command that only reads opens the store, so that it writes
-    /// nothing and works where it may not write.
-    struct StoreConnection {
-        /// A path, or an SQLite URI (`file:…?immutable=1`).
-        var path: String
-        var readOnly: Bool
-
-        /// - With a `-wal` file: read-only. SQLite reads the WAL without
-        ///   changing it (it may create `-shm`, its shared memory).
-        /// - Without one, where the user may write the file and its folder:
-        ///   read-write, but every access is a read. SQLite creates the
-        ///   `-wal` and `-shm` files and, as the last connection, removes
-        ///   them on close; a read-only connection could not, and would
-        ///   leave them behind.
-        /// - Without one, where the user may not write: `immutable=1`,
-        ///   since SQLite could not create the `-shm` file it needs. The
-        ///   file was closed cleanly (no `-wal`), so it holds every commit;
-        ///   only a writer the user cannot be (another account) could
-        ///   change it while we read.
-        static func forReading(_ url: URL) -> StoreConnection {
-            let path = url.path
-            if FileManager.default.fileExists(atPath: path + "-wal") {
-                return StoreConnection(path: path, readOnly: true)
-            }
-            let folder = url.deletingLastPathComponent().path
-            if access(path, W_OK) == 0 && access(folder, W_OK) == 0 {
-                return StoreConnection(path: path, readOnly: false)
-            }
-            return StoreConnection(path: "file:\(uriEscaped(path))?immutable=1", readOnly: true)
-        }
-
-        /// Escapes what a URI's path may not hold as it is (RFC 3986),
-        /// `%`, `?` and `#` among it.
-        static func uriEscaped(_ path: String) -> String {
-            var allowed = CharacterSet.alphanumerics
-            allowed.insert(charactersIn: "/-._~!$&'()*+,;=:@")
-            return path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
-        }
-    }
-
-    deinit {
-        // Close the store before the lock goes (after this body): once it
-        // is released, a failed command may remove the files.
-        try? database.close()
-    }
-
-    /// Checks that the store is a bowties store and, in the modes that
-    /// write, creates or upgrades its schema. Read-only modes never change
-    /// it: ``OpenMode/readOnly`` and ``OpenMode/inspect`` read an earlier
-    /// release's store through the read shims (``readOnly`` refuses an
-    /// empty one, or one from a newer release), ``OpenMode/repair`` takes
-    /// it as it is.
-    private func prepareSchema(mode: OpenMode) throws {
-        let (state, foreign) = try database.read { db in
-            let state = try migrator.state(db)
-            let tables = try String.fetchSet(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
-            // Tables but no record of migrations, or every migration
-            // applied and still no table of bow ties: someone else's.
-            let foreign =
-                !tables.isEmpty
-                && (!tables.contains(SchemaMigrator.bookkeepingTable)
-                    || (state == .current && !tables.contains(model.entities.first?.tableName ?? "")))
-            return (state, foreign)
-        }
-        if foreign {
-            throw CatalogError(
-                .notAStore, "\(url.path) is an SQLite database but not a bowties catalog",
-                hint: "Choose another path with --store PATH.")
-        }
-        if mode == .repair { return }
-        if mode == .inspect {
-            // The check reports every other state; an older schema it
-            // reads through the shims, so that it checks every record.
-            if case .outdated(let pending) = state { try shim(pending) }
-            return
-        }
-        switch state {
-        case .current:
-            return
-        case .newer:
-            throw newerStoreError()
-        case .uncreated where mode == .readOnly:
-            // A store another command is creating right now, or one whose
-            // creation failed: nothing to read yet.
-            throw CatalogError(
-                .storeNotFound, "the catalog at \(url.path) is empty",
-                hint: "Fill it with `bowties import` (the sample data) or `bowties import FILE`.")
-        case .outdated(let pending) where mode == .readOnly:
-            // Reads never write, not even to upgrade: an earlier
-            // release's store is read through the shims.
-            guard try shim(pending) else {
-                throw CatalogError(
-                    .notAStore, "the catalog at \(url.path) is not ready to read: its schema is out of date",
-                    hint: "A command that changes the catalog (or `bowties check --repair`) upgrades it.")
-            }
-        case .uncreated:
-            // What is pending is decided again under the write lock: of
-            // two processes creating the same new store, the second finds
-            // it ready.
-            try migrateSchema()
-        case .outdated:
-            let applied = try migrateSchema()
-            if !applied.isEmpty {
-                let current = migrator.identifiers.count
-                schemaOnOpen.withLock { $0.upgraded = SchemaVersions(store: current - applied.count, current: current) }
-            }
-        }
-    }
-
-    /// Lets this connection read a store that lacks the `pending`
-    /// migrations as if it had them, writing nothing
-    /// (``SchemaMigrator/installReadShims(pending:_:)``).
-    ///
-    /// - Returns: False when a pending migration has no read shim.
-    @discardableResult
-    private func shim(_ pending: [String]) throws -> Bool {
-        let installed = try database.writeWithoutTransaction { db in
-            try migrator.installReadShims(pending: pending, db)
-        }
-        if installed {
-            let current = migrator.identifiers.count
-            schemaOnOpen.withLock { $0.older = SchemaVersions(store: current - pending.count, current: current) }
-        }
-        return installed
     }
 
     // MARK: - Settings
@@ -396,7 +170,7 @@ public final class Catalog: Sendable {
         }
     }
 
-    static func threshold(_ db: Database) throws -> Int {
+    static func threshold(_ db: any StoreSession) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'externalStorageThreshold'")
             ?? defaultExternalStorageThreshold
     }
@@ -412,11 +186,11 @@ public final class Catalog: Sendable {
     // MARK: - Transactions
 
     /// Runs `body` in a read transaction (a consistent snapshot).
-    func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try mapErrors { try database.read(body) }
+    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
+        try store.read(body)
     }
 
-    /// Runs `body` in an IMMEDIATE transaction and keeps photo files in step
+    /// Runs `body` in a write transaction and keeps photo files in step
     /// with it: files it created are removed if it fails or is rolled back;
     /// files it released are removed after the commit if no record refers to
     /// them any more. Both clean-ups happen under the write lock, so they
@@ -432,33 +206,24 @@ public final class Catalog: Sendable {
     ///   - commit: When false the transaction is rolled back (dry runs).
     func write<T>(
         action: String? = nil, insertsAsRanges: Bool = false, commit: Bool = true,
-        _ body: (Database, PhotoChanges) throws -> T
+        _ body: (any StoreSession, PhotoChanges) throws -> T
     ) throws -> T {
         guard isWritable else {
             throw CatalogError(.storeIO, "the catalog at \(url.path) was opened read-only; this command cannot change it")
         }
         let changes = PhotoChanges()
-        Self.writers.withLock { $0[url.path, default: 0] += 1 }
-        defer { Self.writers.withLock { $0[url.path, default: 1] -= 1 } }
         let result: T
         do {
-            result = try mapErrors {
-                var result: T?
-                try database.inTransaction(.immediate) { db in
-                    var recorder: UndoRecorder?
-                    if let action, try UndoHistory.exists(db) {
-                        recorder = try UndoRecorder.begin(
-                            title: action, insertsAsRanges: insertsAsRanges, model: model, db)
-                    }
-                    result = try body(db, changes)
-                    if let recorder {
-                        let freed = try recorder.finish(
-                            title: changes.actionTitle ?? action ?? "", limit: UndoHistory.limit(db), db)
-                        for sha256 in freed.sorted() { try releaseBlob(sha256, db, changes) }
-                    }
-                    return commit ? .commit : .rollback
+            result = try store.transaction(commit: commit) { db in
+                let recorder = try action.flatMap {
+                    try store.beginUndoRecording(title: $0, insertsAsRanges: insertsAsRanges, db)
                 }
-                guard let result else { throw CatalogError(.storeIO, "the transaction did not run") }
+                let result = try body(db, changes)
+                if let recorder {
+                    let freed = try recorder.finish(
+                        title: changes.actionTitle ?? action ?? "", limit: UndoHistory.limit(db), db)
+                    for sha256 in freed.sorted() { try releaseBlob(sha256, db, changes) }
+                }
                 return result
             }
         } catch {
@@ -469,12 +234,6 @@ public final class Catalog: Sendable {
         return result
     }
 
-    /// How many write transactions this process has under way (or is
-    /// waiting to start), by store path: the writers that
-    /// ``WriteLockHolder`` cannot see, since POSIX locks never conflict
-    /// within one process.
-    static let writers = Mutex<[String: Int]>([:])
-
     /// Waits until no connection, in this process or another, holds or
     /// is about to take the store's write lock; without taking it (a
     /// read-only catalog cannot). What a read transaction sees afterwards
@@ -482,71 +241,29 @@ public final class Catalog: Sendable {
     ///
     /// - Throws: ``CatalogError`` `.storeBusy` past the wait policy's
     ///   limit, `.interrupted`.
-    func waitForWriters() throws {
-        let deadline = busyWait.policy.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
-        while Self.writers.withLock({ $0[url.path, default: 0] > 0 })
-            || WriteLockHolder.find(forStoreAt: url) != nil
-        {
-            if busyWait.isCancelled { throw CatalogError(.interrupted, "interrupted while waiting for the catalog") }
-            if Date() >= deadline { throw busyWait.busyError() }
-            usleep(10_000)
-        }
-    }
+    func waitForWriters() throws { try store.waitForWriters() }
 
     /// Removes the files among `hashes` that no blob refers to. A failure
     /// here leaves an orphan file, never a dangling reference.
     func removeUnreferencedPhotos(_ hashes: Set<String>) {
         guard !hashes.isEmpty else { return }
-        try? database.inTransaction(.immediate) { db in
+        _ = try? store.transaction(commit: true) { db in
             for sha256 in hashes where try !Self.isReferenced(sha256, db) {
                 photos.remove(sha256: sha256)
             }
-            return .commit
         }
     }
 
-    static func isReferenced(_ sha256: String, _ db: Database) throws -> Bool {
+    static func isReferenced(_ sha256: String, _ db: any StoreSession) throws -> Bool {
         try Bool.fetchOne(
             db,
             sql: "SELECT EXISTS (SELECT 1 FROM \(blobTable) WHERE sha256 = ? AND external)",
             arguments: [sha256]) ?? false
     }
 
-    /// Turns GRDB's errors into ``CatalogError``s users can act on.
+    /// Turns the store's errors into ``CatalogError``s users can act on.
     func mapErrors<T>(_ body: () throws -> T) throws -> T {
-        try Self.mapErrors(store: url, busyWait, body)
-    }
-
-    /// Turns GRDB's errors into ``CatalogError``s users can act on.
-    static func mapErrors<T>(store: URL, _ busyWait: BusyWait, _ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as DatabaseError {
-            switch error.resultCode {
-            case .SQLITE_INTERRUPT where busyWait.isCancelled:
-                throw CatalogError(.interrupted, "interrupted")
-            case .SQLITE_BUSY where busyWait.isCancelled:
-                throw CatalogError(.interrupted, "interrupted while waiting for the catalog")
-            case .SQLITE_BUSY, .SQLITE_LOCKED:
-                throw busyWait.busyError()
-            case .SQLITE_FULL:
-                throw CatalogError(
-                    .storeIO, "cannot write the catalog at \(store.path): the disk is full; nothing was changed")
-            case .SQLITE_NOTADB:
-                throw CatalogError(
-                    .notAStore, "\(store.path) is not a bowties catalog (not an SQLite database)",
-                    hint: "Choose another path with --store PATH.")
-            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-                // SQLite's words ("attempt to write a readonly database",
-                // "unable to open database file") name neither the file
-                // nor what to do: find which one this user may not use.
-                throw StoreLocation.accessProblem(store: store)
-                    ?? CatalogError(
-                        .storeIO, "cannot open the catalog at \(store.path): \(error.message ?? "\(error)")")
-            default:
-                throw CatalogError(.storeIO, "catalog error at \(store.path): \(error.message ?? "\(error)")")
-            }
-        }
+        try store.mapErrors(body)
     }
 }
 
@@ -577,38 +294,7 @@ extension Catalog {
     /// - Returns: True when the store was removed.
     @discardableResult
     public static func removeStoreIfUnused(at url: URL) -> Bool {
-        guard let lock = StoreLock.exclusiveIfFree(forStoreAt: url) else { return false }
-        let isEmpty = { () -> Bool in
-            guard FileManager.default.fileExists(atPath: url.path) else { return true }
-            guard let queue = try? DatabaseQueue(path: url.path) else { return false }
-            defer { try? queue.close() }
-            let rows = try? queue.read { db in
-                var rows = 0
-                // The bookkeeping of migrations and the one row that says what
-                // undo records are there in every store, empty or not.
-                let tables = try String.fetchAll(
-                    db,
-                    sql: """
-                        SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
-                        AND name NOT IN (?, ?)
-                        """,
-                    arguments: [SchemaMigrator.bookkeepingTable, ObjectModel.undoRecordingTable])
-                for table in tables where try db.tableExists(table) {
-                    rows += try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 1
-                }
-                return rows
-            }
-            return rows == 0
-        }()
-        guard isEmpty else { return false }
-        let manager = FileManager.default
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? manager.removeItem(atPath: url.path + suffix)
-        }
-        try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
-        // Last: whoever waits on the lock file then sees it gone.
-        lock.removeFile()
-        return true
+        SQLiteStore.removeStoreIfUnused(at: url)
     }
 
     /// Writes a consistent copy of the store's database to `destination`
@@ -618,29 +304,6 @@ extension Catalog {
     ///
     /// - Throws: ``CatalogError`` `.storeIO`, `.cannotCreateOutput`.
     public func copyDatabase(to destination: URL) throws {
-        try mapErrors {
-            try database.writeWithoutTransaction { db in
-                guard olderSchema != nil else {
-                    try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
-                    return
-                }
-                // VACUUM re-creates the store's indexes by unqualified
-                // table names, which the read shims' views would take:
-                // the copy is made of the store as it is (whoever opens
-                // it for writing upgrades it), then the shims come back.
-                let shims = try Row.fetchAll(
-                    db, sql: "SELECT type, name FROM sqlite_temp_master WHERE type IN ('view', 'table')")
-                for shim in shims {
-                    let type: String = shim[0]
-                    let name: String = shim[1]
-                    let kind = type == "view" ? "VIEW" : "TABLE"
-                    try db.execute(sql: "DROP \(kind) temp.\(name.quotedDatabaseIdentifier)")
-                }
-                try db.execute(sql: "VACUUM INTO ?", arguments: [destination.path])
-                if case .outdated(let pending) = try migrator.state(db) {
-                    _ = try migrator.installReadShims(pending: pending, db)
-                }
-            }
-        }
+        try store.copyDatabase(to: destination)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The one codec between an entity's declaration and its table: the
 /// columns a query selects, how a row becomes a ``Record`` and a record
@@ -153,7 +152,7 @@ struct EntityCodec: Sendable {
     /// Decodes a row selected with ``selection``.
     /// - Throws: `DatabaseError` for unreadable columns, ``CatalogError``
     ///   `.storeIO` for values no save could have written.
-    func decode(_ row: Row) throws -> Record {
+    func decode(_ row: StoreRow) throws -> Record {
         var record = Record(entity: entity, values: Array(repeating: nil, count: entity.attributes.count))
         var column = 0
         if entity.primaryKeyAttribute == nil {
@@ -162,10 +161,10 @@ struct EntityCodec: Sendable {
         }
         for (index, attribute) in entity.attributes.enumerated() {
             defer { column += 1 }
-            let value = row[column] as DatabaseValue
+            let value = row[column] as StoreValue
             if attribute.type == .binaryData {
                 defer { column += 2 }
-                guard let sha256 = String.fromDatabaseValue(value) else { continue }
+                guard let sha256 = String.fromStoreValue(value) else { continue }
                 guard let size = try row.decode(Int?.self, atIndex: column + 1),
                     let external = try row.decode(Bool?.self, atIndex: column + 2)
                 else {
@@ -180,16 +179,16 @@ struct EntityCodec: Sendable {
             record.values[index] = try decode(value, attribute, index, label: { record.label })
         }
         for (index, link) in links {
-            let value = row[column] as DatabaseValue
+            let value = row[column] as StoreValue
             column += 1
             if value.isNull { continue }
             record.links[index] =
                 link.destination.primaryKeyAttribute?.type == .uuid
-                ? String.fromDatabaseValue(value).flatMap(UUID.init(uuidString:)).map(AttributeValue.uuid)
-                : Int64.fromDatabaseValue(value).map(AttributeValue.integer)
+                ? String.fromStoreValue(value).flatMap(UUID.init(uuidString:)).map(AttributeValue.uuid)
+                : Int64.fromStoreValue(value).map(AttributeValue.integer)
         }
         for named in namedRelationships {
-            let joined = String.fromDatabaseValue(row[column] as DatabaseValue)
+            let joined = String.fromStoreValue(row[column] as StoreValue)
             column += 1
             record.names[named.relationship.name] = Self.sortedNames(
                 joined.map { $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init) } ?? [])
@@ -200,7 +199,7 @@ struct EntityCodec: Sendable {
     /// Decodes a row image of the undo history: the table's stored
     /// columns, named by `columns`. Binary data is described by its
     /// blob (which the history keeps while an image refers to it).
-    func decodeImage(_ row: Row, columns: [String], _ db: Database) throws -> Record {
+    func decodeImage(_ row: StoreRow, columns: [String], _ db: any StoreSession) throws -> Record {
         var record = Record(entity: entity, values: Array(repeating: nil, count: entity.attributes.count))
         var positions: [String: Int] = [:]
         for (position, column) in columns.enumerated() { positions[column] = position }
@@ -209,11 +208,11 @@ struct EntityCodec: Sendable {
         }
         for (index, attribute) in entity.attributes.enumerated() {
             guard let position = positions[attribute.columnName] else { continue }
-            let value = row[position] as DatabaseValue
+            let value = row[position] as StoreValue
             if value.isNull { continue }
             if attribute.type == .binaryData {
-                guard let sha256 = String.fromDatabaseValue(value) else { continue }
-                let blob = try Row.fetchOne(
+                guard let sha256 = String.fromStoreValue(value) else { continue }
+                let blob = try StoreRow.fetchOne(
                     db.cachedStatement(sql: "SELECT byteCount, external FROM \(Catalog.blobTable) WHERE sha256 = ?"),
                     arguments: [sha256])
                 record.values[index] = .blob(
@@ -239,7 +238,7 @@ struct EntityCodec: Sendable {
         return order == .orderedSame ? first < second : order == .orderedAscending
     }
 
-    private func decode(_ value: DatabaseValue, _ attribute: AttributeDescription, _ index: Int, label: () -> String)
+    private func decode(_ value: StoreValue, _ attribute: AttributeDescription, _ index: Int, label: () -> String)
         throws -> AttributeValue
     {
         func invalid() -> CatalogError {
@@ -247,28 +246,28 @@ struct EntityCodec: Sendable {
         }
         switch attribute.type {
         case .string:
-            guard let text = String.fromDatabaseValue(value) else { throw invalid() }
+            guard let text = String.fromStoreValue(value) else { throw invalid() }
             return .string(text)
         case .uri:
-            guard let text = String.fromDatabaseValue(value) else { throw invalid() }
+            guard let text = String.fromStoreValue(value) else { throw invalid() }
             return .uri(text)
         case .uuid:
-            guard let text = String.fromDatabaseValue(value), let id = UUID(uuidString: text) else { throw invalid() }
+            guard let text = String.fromStoreValue(value), let id = UUID(uuidString: text) else { throw invalid() }
             return .uuid(id)
         case .double:
-            guard let number = Double.fromDatabaseValue(value) else { throw invalid() }
+            guard let number = Double.fromStoreValue(value) else { throw invalid() }
             return .double(number)
         case .integer32:
-            guard let number = Int64.fromDatabaseValue(value) else { throw invalid() }
+            guard let number = Int64.fromStoreValue(value) else { throw invalid() }
             return .integer(number)
         case .boolean:
-            guard let flag = Bool.fromDatabaseValue(value) else { throw invalid() }
+            guard let flag = Bool.fromStoreValue(value) else { throw invalid() }
             return .bool(flag)
         case .date:
-            guard let seconds = Double.fromDatabaseValue(value) else { throw invalid() }
+            guard let seconds = Double.fromStoreValue(value) else { throw invalid() }
             return .date(Date(timeIntervalSince1970: seconds))
         case .transformable:
-            guard let data = Data.fromDatabaseValue(value) else { throw invalid() }
+            guard let data = Data.fromStoreValue(value) else { throw invalid() }
             let transformer = try transformer(at: index)
             do {
                 return try transformer.reverseTransformedValue(data)
@@ -293,44 +292,44 @@ struct EntityCodec: Sendable {
 
     /// The stored form of one attribute's value.
     /// - Throws: ``TransformerError`` when its transformer refuses it.
-    func databaseValue(_ value: AttributeValue?, at index: Int) throws -> DatabaseValue {
+    func storeValue(_ value: AttributeValue?, at index: Int) throws -> StoreValue {
         guard let value else { return .null }
         switch value {
-        case .string(let text), .uri(let text): return text.databaseValue
-        case .uuid(let id): return id.uuidString.databaseValue
-        case .double(let number): return number.databaseValue
-        case .integer(let number): return number.databaseValue
-        case .bool(let flag): return flag.databaseValue
-        case .date(let date): return date.timeIntervalSince1970.databaseValue
-        case .blob(let info): return info.sha256.databaseValue
+        case .string(let text), .uri(let text): return text.storeValue
+        case .uuid(let id): return id.uuidString.storeValue
+        case .double(let number): return number.storeValue
+        case .integer(let number): return number.storeValue
+        case .bool(let flag): return flag.storeValue
+        case .date(let date): return date.timeIntervalSince1970.storeValue
+        case .blob(let info): return info.sha256.storeValue
         case .color:
-            return try transformer(at: index).transformedValue(value).databaseValue
+            return try transformer(at: index).transformedValue(value).storeValue
         }
     }
 
-    func linkValue(_ value: AttributeValue?) -> DatabaseValue {
-        value?.databaseValue ?? .null
+    func linkValue(_ value: AttributeValue?) -> StoreValue {
+        value?.storeValue ?? .null
     }
 
     /// The arguments of ``insertSQL``.
-    func insertArguments(_ record: Record) throws -> StatementArguments {
-        var values: [DatabaseValue] = []
-        var baselines: [DatabaseValue] = []
+    func insertArguments(_ record: Record) throws -> StoreArguments {
+        var values: [StoreValue] = []
+        var baselines: [StoreValue] = []
         for index in entity.attributes.indices {
-            let value = try databaseValue(record.values[index], at: index)
+            let value = try storeValue(record.values[index], at: index)
             values.append(value)
             if entity.attributes[index].derivation != nil { baselines.append(value) }
         }
         values += links.map { linkValue(record.links[$0.index]) }
-        return StatementArguments(values + baselines)
+        return StoreArguments(values + baselines)
     }
 
     /// The arguments of ``updateSQL`` or ``updateWithBaselinesSQL``.
-    func updateArguments(_ record: Record, baselines: Bool) throws -> StatementArguments {
-        var values: [DatabaseValue] = []
-        var baselineValues: [DatabaseValue] = []
+    func updateArguments(_ record: Record, baselines: Bool) throws -> StoreArguments {
+        var values: [StoreValue] = []
+        var baselineValues: [StoreValue] = []
         for (index, attribute) in entity.attributes.enumerated() where !attribute.isPrimaryKey {
-            let value = try databaseValue(record.values[index], at: index)
+            let value = try storeValue(record.values[index], at: index)
             if attribute.derivation != nil {
                 baselineValues.append(value)
             } else {
@@ -342,13 +341,13 @@ struct EntityCodec: Sendable {
         guard let key = record.primaryKey else {
             throw CatalogError(.storeIO, "cannot update \(record.label): it has no primary key")
         }
-        return StatementArguments(values + [linkValue(key)])
+        return StoreArguments(values + [linkValue(key)])
     }
 
     /// The stored baselines of the derived attributes of the object whose
     /// primary key is `key`, by attribute position (nil elsewhere, and for
     /// an object not stored).
-    func baselines(of key: DatabaseValue, _ db: Database) throws -> [AttributeValue?] {
+    func baselines(of key: StoreValue, _ db: any StoreSession) throws -> [AttributeValue?] {
         var baselines = [AttributeValue?](repeating: nil, count: entity.attributes.count)
         var columns: [String] = []
         var positions: [Int] = []
@@ -360,9 +359,9 @@ struct EntityCodec: Sendable {
         let sql =
             "SELECT \(columns.joined(separator: ", ")) FROM \"\(entity.tableName)\" "
             + "WHERE \"\(entity.primaryKeyColumn)\" = ?"
-        guard let row = try Row.fetchOne(db, sql: sql, arguments: [key]) else { return baselines }
+        guard let row = try StoreRow.fetchOne(db, sql: sql, arguments: [key]) else { return baselines }
         for column in positions.indices {
-            let value: DatabaseValue = row[column]
+            let value: StoreValue = row[column]
             if value.isNull { continue }
             let index = positions[column]
             baselines[index] = try decode(value, entity.attributes[index], index, label: { "" })
@@ -374,11 +373,11 @@ struct EntityCodec: Sendable {
 extension AttributeValue {
     /// The stored form of a primary key's value (a UUID as upper-case
     /// text, a number as itself).
-    var databaseValue: DatabaseValue {
+    var storeValue: StoreValue {
         switch self {
-        case .uuid(let id): id.uuidString.databaseValue
-        case .integer(let number): number.databaseValue
-        case .string(let text), .uri(let text): text.databaseValue
+        case .uuid(let id): id.uuidString.storeValue
+        case .integer(let number): number.storeValue
+        case .string(let text), .uri(let text): text.storeValue
         default: .null
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Writes records through their entity's codec, in the caller's
 /// transaction: inserts and updates with their named to-many links, the
@@ -26,7 +25,7 @@ struct RecordWriter: Sendable {
     /// - Returns: The record as stored (an codec.entity numbered by the store
     ///   gets its ``Record/rowKey``).
     @discardableResult
-    func save(_ record: Record, isNew: Bool, baselines: Bool = false, _ db: Database) throws -> Record {
+    func save(_ record: Record, isNew: Bool, baselines: Bool = false, _ db: any StoreSession) throws -> Record {
         var record = record
         if isNew {
             try db.cachedStatement(sql: codec.insertSQL).execute(arguments: codec.insertArguments(record))
@@ -53,13 +52,13 @@ struct RecordWriter: Sendable {
     /// - Parameter cache: Objects already found by name in this
     ///   transaction (an import's), so that a name met again costs no query.
     func setNames(
-        _ names: [String], of key: DatabaseValue, _ named: EntityCodec.NamedRelationship, isNew: Bool, _ db: Database,
+        _ names: [String], of key: StoreValue, _ named: EntityCodec.NamedRelationship, isNew: Bool, _ db: any StoreSession,
         cache: inout NameCache
     ) throws -> [String] {
-        var keys: [DatabaseValue] = []
+        var keys: [StoreValue] = []
         var stored: [String] = []
         for name in names {
-            let destinationKey: DatabaseValue
+            let destinationKey: StoreValue
             let spelling: String
             if let known = cache.entries[named.relationship.name + "\u{1F}" + name] {
                 (destinationKey, spelling) = known
@@ -74,7 +73,7 @@ struct RecordWriter: Sendable {
         }
         let table = named.table.name
         if !isNew {
-            let current = try DatabaseValue.fetchAll(
+            let current = try StoreValue.fetchAll(
                 db.cachedStatement(sql: "SELECT \"\(named.far)\" FROM \"\(table)\" WHERE \"\(named.near)\" = ?"),
                 arguments: [key])
             for old in current where !keys.contains(old) {
@@ -94,7 +93,7 @@ struct RecordWriter: Sendable {
 
     /// ``setNames(_:of:_:isNew:_:cache:)`` without a cache: one change.
     func setNames(
-        _ names: [String], of key: DatabaseValue, _ named: EntityCodec.NamedRelationship, isNew: Bool, _ db: Database
+        _ names: [String], of key: StoreValue, _ named: EntityCodec.NamedRelationship, isNew: Bool, _ db: any StoreSession
     ) throws -> [String] {
         var cache = NameCache()
         return try setNames(names, of: key, named, isNew: isNew, db, cache: &cache)
@@ -124,7 +123,7 @@ struct RecordWriter: Sendable {
     /// Refuses to delete the object `key` while a relationship whose
     /// delete rule is deny still leads somewhere (1600). The store's
     /// `RESTRICT` would refuse it too; this says why, in Core Data's words.
-    func checkDeleteRules(of key: DatabaseValue, label: String, _ db: Database) throws {
+    func checkDeleteRules(of key: StoreValue, label: String, _ db: any StoreSession) throws {
         for relationship in codec.entity.relationships where relationship.deleteRule == .deny {
             let count: Int
             if let link = codec.model.linkColumn(inverseOf: relationship), let destination = codec.model[relationship.destination] {
@@ -153,28 +152,28 @@ struct RecordWriter: Sendable {
     /// The first unique attribute (other than the primary key) whose value
     /// in `record` another stored object already holds, with that
     /// object's rowid and label.
-    func uniqueConflict(_ record: Record, _ db: Database)
+    func uniqueConflict(_ record: Record, _ db: any StoreSession)
         throws -> (attribute: AttributeDescription, value: AttributeValue, rowid: Int64, holder: String)?
     {
         let table = "\"\(codec.entity.tableName)\""
-        let key = record.primaryKey.map(\.databaseValue) ?? .null
+        let key = record.primaryKey.map(\.storeValue) ?? .null
         let labelColumns = [codec.entity.keyAttribute, codec.entity.nameAttribute].map { $0.map { "\"\($0)\"" } ?? "NULL" }
         for (index, attribute) in codec.entity.attributes.enumerated() where attribute.isUnique && !attribute.isPrimaryKey {
             guard let value = record.values[index] else { continue }
-            let row = try Row.fetchOne(
+            let row = try StoreRow.fetchOne(
                 db.cachedStatement(
                     sql: """
                         SELECT rowid, \(labelColumns.joined(separator: ", ")), "\(codec.entity.primaryKeyColumn)" FROM \(table) \
                         WHERE "\(attribute.columnName)" = ? AND "\(codec.entity.primaryKeyColumn)" IS NOT ?
                         """),
-                arguments: [try codec.databaseValue(value, at: index), key])
+                arguments: [try codec.storeValue(value, at: index), key])
             guard let row else { continue }
             // Named by what the two do not share: the holder's key is the
             // value in conflict when the key is the unique attribute.
             let holder = Record.label(
                 key: attribute.name == codec.entity.keyAttribute ? nil : row[1] as String?, name: row[2] as String?,
-                fallback: "\(row[3] as DatabaseValue)")
-            return (attribute, value, row[0], holder)
+                fallback: "\(row[3] as StoreValue)")
+            return (attribute, value, try row.decode(Int64.self, atIndex: 0), holder)
         }
         return nil
     }
@@ -182,18 +181,18 @@ struct RecordWriter: Sendable {
     /// The destination object called `name` (matched as its name
     /// attribute compares), created when there is none.
     /// - Throws: ``ValidationError`` when a new one would be invalid.
-    func findOrCreate(_ name: String, _ named: EntityCodec.NamedRelationship, _ db: Database)
-        throws -> (key: DatabaseValue, name: String)
+    func findOrCreate(_ name: String, _ named: EntityCodec.NamedRelationship, _ db: any StoreSession)
+        throws -> (key: StoreValue, name: String)
     {
         let destination = named.destination
         let keyColumn = destination.primaryKeyColumn
-        if let row = try Row.fetchOne(
+        if let row = try StoreRow.fetchOne(
             db.cachedStatement(
                 sql:
                     "SELECT \"\(keyColumn)\", \"\(named.nameColumn)\" FROM \"\(destination.tableName)\" WHERE \"\(named.nameColumn)\" = ?"
             ), arguments: [name])
         {
-            return (row[0] as DatabaseValue, row[1] as String)
+            return (row[0], try row.decode(String.self, atIndex: 1))
         }
         var object = Record(entity: destination)
         if let nameAttribute = destination.nameAttribute { object[nameAttribute] = .string(name) }
@@ -210,9 +209,9 @@ struct RecordWriter: Sendable {
 /// memory flat (past the limit it starts again).
 struct NameCache {
     static let limit = 4096
-    private(set) var entries: [String: (DatabaseValue, String)] = [:]
+    private(set) var entries: [String: (StoreValue, String)] = [:]
 
-    mutating func insert(_ entry: (DatabaseValue, String), for key: String) {
+    mutating func insert(_ entry: (StoreValue, String), for key: String) {
         if entries.count >= Self.limit { entries.removeAll(keepingCapacity: true) }
         entries[key] = entry
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// One action of the undo history, as `bowties log` lists it.
 public struct UndoAction: Sendable, Equatable {
@@ -52,13 +51,13 @@ extension Catalog {
     public func undoHistory(limit: Int = 20) throws -> [UndoAction] {
         try read { db in
             guard try UndoHistory.exists(db) else { return [] }
-            return try Row.fetchAll(
+            return try StoreRow.fetchAll(
                 db,
                 sql: """
                     SELECT "id", "title", "date", "undone" FROM "undo_action" ORDER BY "id" DESC LIMIT ?
                     """,
                 arguments: [max(limit, 0)]
-            ).map(Self.action)
+            ).map { try Self.action($0) }
         }
     }
 
@@ -122,7 +121,7 @@ extension Catalog {
                 action = found
             } else {
                 guard
-                    let latest = try Row.fetchOne(
+                    let latest = try StoreRow.fetchOne(
                         db,
                         sql: """
                             SELECT "id", "title", "date", "undone" FROM "undo_action"
@@ -150,22 +149,14 @@ extension Catalog {
     /// Runs `body` with the page cache an import uses: an undo may touch
     /// as many rows as the import it reverts.
     private func withLargeCache<T>(_ body: () throws -> T) throws -> T {
-        try mapErrors {
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
-            }
-        }
-        defer {
-            try? database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA cache_size = -2000") }
-        }
-        return try body()
+        try store.withCacheSize(kibibytes: Self.importCacheKiB, body)
     }
 
     private func redoAction() throws -> UndoReport {
         try write { db, changes in
             try requireHistory(db)
             guard
-                let action = try Row.fetchOne(
+                let action = try StoreRow.fetchOne(
                     db,
                     sql: """
                         SELECT "id", "title", "date", "undone" FROM "undo_action"
@@ -179,7 +170,7 @@ extension Catalog {
         }
     }
 
-    private func requireHistory(_ db: Database) throws {
+    private func requireHistory(_ db: any StoreSession) throws {
         guard try UndoHistory.exists(db) else {
             throw CatalogError(.storeIO, "this catalog keeps no undo history yet; a change to it starts one")
         }
@@ -188,7 +179,7 @@ extension Catalog {
     /// Reverts the changes an action's current list holds (phase 0 after
     /// it was done, phase 1 after it was undone), recording what that
     /// does as its new list.
-    private func revert(_ action: UndoAction, undoing: Bool, _ db: Database, _ changes: PhotoChanges) throws
+    private func revert(_ action: UndoAction, undoing: Bool, _ db: any StoreSession, _ changes: PhotoChanges) throws
         -> UndoReport
     {
         let phase = undoing ? 0 : 1
@@ -256,10 +247,10 @@ extension Catalog {
 
     /// Up to 1,000 entries of an action's list, newest first, older than
     /// `seq` (or its ranges only).
-    private func entries(of action: UndoAction, phase: Int, before seq: Int64, rangesOnly: Bool, _ db: Database)
+    private func entries(of action: UndoAction, phase: Int, before seq: Int64, rangesOnly: Bool, _ db: any StoreSession)
         throws -> [UndoEntry]
     {
-        try Row.fetchAll(
+        try StoreRow.fetchAll(
             db.cachedStatement(
                 sql: """
                     SELECT "seq", "tableName", "operation", "row", "lastRow" FROM "undo_change"
@@ -267,13 +258,18 @@ extension Catalog {
                     ORDER BY "seq" DESC LIMIT 1000
                     """),
             arguments: [action.id, phase, seq]
-        ).map { UndoEntry(seq: $0[0], table: $0[1], operation: $0[2], row: $0[3], lastRow: $0[4]) }
+        ).map {
+            UndoEntry(
+                seq: try $0.decode(Int64.self, atIndex: 0), table: try $0.decode(String.self, atIndex: 1),
+                operation: try $0.decode(String.self, atIndex: 2), row: try $0.decode(Int64.self, atIndex: 3),
+                lastRow: try $0.decode(Int64?.self, atIndex: 4))
+        }
     }
 
     /// Refuses to revert `entry` when its row is no longer as the action
     /// left it, naming the later action that changed it.
     private func checkUnchanged(
-        _ entry: UndoEntry, columns names: [String], of action: UndoAction, phase: Int, _ db: Database
+        _ entry: UndoEntry, columns names: [String], of action: UndoAction, phase: Int, _ db: any StoreSession
     ) throws {
         let columns = names.map { "\"\($0)\"" }.joined(separator: ", ")
         let shadow = ObjectModel.undoImageTable(entry.table)
@@ -281,10 +277,10 @@ extension Catalog {
         switch entry.operation {
         case "insert", "update":
             // Cached statements: an undo of an import runs these once a row.
-            let current = try Row.fetchOne(
+            let current = try StoreRow.fetchOne(
                 db.cachedStatement(sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE rowid = ?"),
                 arguments: [entry.row])
-            let image = try Row.fetchOne(
+            let image = try StoreRow.fetchOne(
                 db.cachedStatement(sql: "SELECT \(columns) FROM \"\(shadow)\" WHERE seq = ? AND side = 1"),
                 arguments: [entry.seq])
             unchanged = current != nil && current == image
@@ -334,7 +330,7 @@ extension Catalog {
 
     /// The latest action after `action`, not undone, that changed a row
     /// of `entry` (or added it, in a range).
-    private func laterAction(touching entry: UndoEntry, after action: UndoAction, _ db: Database) throws
+    private func laterAction(touching entry: UndoEntry, after action: UndoAction, _ db: any StoreSession) throws
         -> UndoAction?
     {
         let select = """
@@ -342,19 +338,19 @@ extension Catalog {
             JOIN "undo_action" AS a ON a."id" = c."action"
             WHERE c."tableName" = ?1 AND c."action" > ?2 AND a."undone" = 0
             """
-        let arguments: StatementArguments = [entry.table, action.id, entry.row, entry.lastRow ?? entry.row]
-        let rows = try Row.fetchOne(
+        let arguments: StoreArguments = [entry.table, action.id, entry.row, entry.lastRow ?? entry.row]
+        let rows = try StoreRow.fetchOne(
             db, sql: select + " AND c.\"row\" BETWEEN ?3 AND ?4 ORDER BY a.\"id\" DESC LIMIT 1", arguments: arguments)
-        let ranges = try Row.fetchOne(
+        let ranges = try StoreRow.fetchOne(
             db,
             sql: select
                 + " AND c.\"operation\" = 'range' AND c.\"row\" <= ?4 AND c.\"lastRow\" >= ?3 ORDER BY a.\"id\" DESC LIMIT 1",
             arguments: arguments)
-        return [rows, ranges].compactMap { $0.map(Self.action) }.max { $0.id < $1.id }
+        return try [rows, ranges].compactMap { try $0.map { try Self.action($0) } }.max { $0.id < $1.id }
     }
 
     /// Puts back what `entry` changed.
-    private func apply(inverseOf entry: UndoEntry, columns: [String], _ db: Database) throws {
+    private func apply(inverseOf entry: UndoEntry, columns: [String], _ db: any StoreSession) throws {
         let table = "\"\(entry.table)\""
         let shadow = "\"\(ObjectModel.undoImageTable(entry.table))\""
         switch entry.operation {
@@ -375,11 +371,11 @@ extension Catalog {
             ).execute(arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
         case "update":
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            let images = try Row.fetchAll(
+            let images = try StoreRow.fetchAll(
                 db.cachedStatement(sql: "SELECT \(list) FROM \(shadow) WHERE seq = ? ORDER BY side"),
                 arguments: [entry.seq])
             guard images.count == 2 else { return }
-            let changed = columns.indices.filter { images[0][$0] as DatabaseValue != images[1][$0] as DatabaseValue }
+            let changed = columns.indices.filter { images[0][$0] as StoreValue != images[1][$0] as StoreValue }
             guard !changed.isEmpty else { return }
             let names = changed.map { "\"\(columns[$0])\"" }.joined(separator: ", ")
             try db.cachedStatement(
@@ -398,7 +394,7 @@ extension Catalog {
 
     /// The report of the changes recorded from `seq` on: per record, its
     /// first image before and last image after.
-    private func report(of action: UndoAction, changesFrom seq: Int64, _ db: Database) throws -> UndoReport {
+    private func report(of action: UndoAction, changesFrom seq: Int64, _ db: any StoreSession) throws -> UndoReport {
         var report = UndoReport(action: action, records: [], recordCount: 0, added: [:], removed: [:])
         for entity in model.entities {
             let table = entity.tableName
@@ -407,7 +403,7 @@ extension Catalog {
             let shadow = ObjectModel.undoImageTable(table)
             // Per row: was it there before the first change, is it there
             // after the last, and its images then.
-            let rows = try Row.fetchCursor(
+            let rows = try StoreRow.fetchCursor(
                 db,
                 sql: """
                     SELECT r."row", r."first", r."last",
@@ -422,10 +418,10 @@ extension Catalog {
                 arguments: [seq, table])
             guard let codec = codecs[entity.name] else { continue }
             while let row = try rows.next() {
-                let first: Int64 = row[1]
-                let last: Int64 = row[2]
-                let existedBefore = (row[3] as String) != "insert"
-                let existsAfter = (row[4] as String) != "delete"
+                let first = try row.decode(Int64.self, atIndex: 1)
+                let last = try row.decode(Int64.self, atIndex: 2)
+                let existedBefore = try row.decode(String.self, atIndex: 3) != "insert"
+                let existsAfter = try row.decode(String.self, atIndex: 4) != "delete"
                 let kind: UndoReport.RecordChange.Kind
                 switch (existedBefore, existsAfter) {
                 case (false, false): continue
@@ -442,13 +438,13 @@ extension Catalog {
                 }
                 let before =
                     existedBefore
-                    ? try Row.fetchOne(
+                    ? try StoreRow.fetchOne(
                         db.cachedStatement(sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 0"),
                         arguments: [first])
                     : nil
                 let after =
                     existsAfter
-                    ? try Row.fetchOne(
+                    ? try StoreRow.fetchOne(
                         db.cachedStatement(sql: "SELECT \(list) FROM \"\(shadow)\" AS i WHERE seq = ? AND side = 1"),
                         arguments: [last])
                     : nil
@@ -487,10 +483,10 @@ extension Catalog {
 
     /// Adds the links made or taken away (rows of join tables) to the
     /// report, as changes of the record that owns them: `tags +formal`.
-    private func reportLinks(changesFrom seq: Int64, into report: inout UndoReport, _ db: Database) throws {
+    private func reportLinks(changesFrom seq: Int64, into report: inout UndoReport, _ db: any StoreSession) throws {
         for join in model.joinTables {
             let shadow = ObjectModel.undoImageTable(join.name)
-            let rows = try Row.fetchAll(
+            let rows = try StoreRow.fetchAll(
                 db,
                 sql: """
                     SELECT c."operation", i."\(join.ownerColumn)", i."\(join.otherColumn)" FROM "undo_change" AS c
@@ -500,7 +496,7 @@ extension Catalog {
                     """,
                 arguments: [seq, join.name, UndoReport.recordLimit * 4])
             for row in rows {
-                let added = (row[0] as String) == "insert"
+                let added = try row.decode(String.self, atIndex: 0) == "insert"
                 let owner = try name(of: join.owner.entity, key: row[1], db)
                 let other = try name(of: join.other.entity, key: row[2], db)
                 let link = (added ? "+" : "-") + other
@@ -526,7 +522,7 @@ extension Catalog {
 
     /// The name of the object of `entity` whose key is `key`: as stored,
     /// or as the history last saw it.
-    private func name(of entity: EntityDescription, key: DatabaseValue, _ db: Database) throws -> String {
+    private func name(of entity: EntityDescription, key: StoreValue, _ db: any StoreSession) throws -> String {
         guard let attribute = entity.nameAttribute.flatMap({ entity[$0] }) else { return "\(key)" }
         let column = "\"\(attribute.columnName)\""
         let keyColumn = "\"\(entity.primaryKeyColumn)\""
@@ -544,16 +540,18 @@ extension Catalog {
             arguments: [key]) ?? "\(key)"
     }
 
-    private static func action(_ row: Row) -> UndoAction {
+    private static func action(_ row: StoreRow) throws -> UndoAction {
         UndoAction(
-            id: row[0], title: row[1], date: Date(timeIntervalSince1970: row[2]), isUndone: (row[3] as Int64) > 0)
+            id: try row.decode(Int64.self, atIndex: 0), title: try row.decode(String.self, atIndex: 1),
+            date: Date(timeIntervalSince1970: try row.decode(Double.self, atIndex: 2)),
+            isUndone: try row.decode(Int64.self, atIndex: 3) > 0)
     }
 
-    private static func action(_ id: Int64, _ db: Database) throws -> UndoAction? {
-        try Row.fetchOne(
+    private static func action(_ id: Int64, _ db: any StoreSession) throws -> UndoAction? {
+        try StoreRow.fetchOne(
             db, sql: "SELECT \"id\", \"title\", \"date\", \"undone\" FROM \"undo_action\" WHERE \"id\" = ?",
             arguments: [id]
-        ).map(action)
+        ).map { try action($0) }
     }
 }
 

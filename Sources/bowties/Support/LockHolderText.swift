@@ -8,7 +8,7 @@ import Foundation
 enum LockHolderText {
     /// The options of `import` that take a value, so that the file is
     /// found after them.
-    static let importOptionsWithValue: Set<String> = ["--images", "--store", "--wait", "--entity", "--map"]
+    static let importOptionsWithValue: Set<String> = ["--images", "--store", "--wait"]
 
     /// `bowties (pid 1234) is importing big.plist`, `bowties (pid 1234)
     /// is running "wear R"`, or, for any other program, `sqlite3 (pid

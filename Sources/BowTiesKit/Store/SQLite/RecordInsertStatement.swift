@@ -22,12 +22,8 @@ import GRDB
 /// search key is taken) is reported as ``Outcome/conflict``. Either way
 /// the caller decides, with queries, what to tell the user: the fast path
 /// never guesses.
-final class RecordInsertStatement {
-    enum Outcome {
-        case inserted
-        case idExists
-        case conflict
-    }
+final class RecordInsertStatement: RecordInserter {
+    typealias Outcome = RecordInsertOutcome
 
     let sql: String
     private let connection: OpaquePointer

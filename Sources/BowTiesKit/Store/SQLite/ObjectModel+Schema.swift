@@ -414,7 +414,7 @@ extension ObjectModel {
     func expectedSchema() throws -> (tables: [TableSchema], triggers: [String: String]) {
         let queue = try DatabaseQueue()
         return try queue.write { db in
-            try db.execute(sql: Catalog.blobTableSQL)
+            try db.execute(sql: SQLiteStore.blobTableSQL)
             for statement in creationSQL + Self.undoInfrastructureSQL + undoSQL { try db.execute(sql: statement) }
             return (
                 try (tableNames + undoTableNames).compactMap { try TableSchema.read($0, db) },
@@ -467,10 +467,10 @@ extension SchemaMigrator {
     /// The history of a model that was never released: one migration that
     /// creates the store from the declaration. Only for models no store in
     /// the wild was made with (tests of a changed declaration): a released
-    /// model's history is written down literally (``Catalog/migrator``).
+    /// model's history is written down literally (``SQLiteStore/migrator``).
     static func creating(_ model: ObjectModel) -> SchemaMigrator {
         let statements =
-            [Catalog.blobTableSQL, Catalog.settingTableSQL] + model.creationSQL + ObjectModel.undoInfrastructureSQL
+            [SQLiteStore.blobTableSQL, SQLiteStore.settingTableSQL] + model.creationSQL + ObjectModel.undoInfrastructureSQL
             + model.undoSQL
         return SchemaMigrator([
             SchemaMigration("unreleased: created from the declaration") { db in

@@ -14,7 +14,7 @@ internal import GRDBSQLite
 ///
 /// Buffers returned by ``text(_:)`` and ``blob(_:)`` are valid until the
 /// next ``step()``.
-final class RawRowCursor {
+final class RawRowCursor: RawRows {
     private let connection: OpaquePointer
     private let statement: OpaquePointer
     private let sql: String

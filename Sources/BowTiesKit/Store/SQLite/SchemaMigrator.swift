@@ -60,20 +60,7 @@ struct SchemaMigrator: Sendable {
     /// stores it made.
     static let bookkeepingTable = "grdb_migrations"
 
-    /// Where a store's schema stands against this migrator's history.
-    enum State: Equatable, Sendable {
-        /// No migration applied: a new store, or one whose creation was
-        /// interrupted (GRDB's migrator created its table before its
-        /// first transaction).
-        case uncreated
-        /// Some migrations applied, these still to apply, in order.
-        case outdated(pending: [String])
-        /// Every migration applied, and no other.
-        case current
-        /// Migrations this version does not know were applied: a newer
-        /// bowties wrote the store.
-        case newer(unknown: [String])
-    }
+    typealias State = SchemaState
 
     /// The history, oldest first.
     let migrations: [SchemaMigration]

@@ -1,11 +1,6 @@
 import GRDB
 
-extension Catalog {
-    /// Photo bytes, once per content (made by v1): inline in `data`, or
-    /// `external` with `data` NULL, the bytes then in the file named by
-    /// the hash.
-    static let blobTable = "blob"
-
+extension SQLiteStore {
     /// The `blob` table as v1 made it: where photos' bytes are, whatever
     /// the model (not an entity: a store's own bookkeeping).
     static let blobTableSQL = """
@@ -153,15 +148,6 @@ extension Catalog {
         }
     }
 
-    /// Applies every pending migration inside the caller's IMMEDIATE
-    /// transaction, which rolls back if this throws.
-    ///
-    /// - Throws: ``CatalogError`` as ``migrateSchema()``, or the
-    ///   `DatabaseError` of a migration.
-    func migrateSchema(_ db: Database) throws {
-        try mapMigrationErrors { _ = try migrator.migrate(db) }
-    }
-
     /// The error for a store whose schema a newer bowties wrote.
     func newerStoreError() -> CatalogError {
         CatalogError(
@@ -169,7 +155,7 @@ extension Catalog {
             hint: "Upgrade bowties to use this catalog.")
     }
 
-    private func mapMigrationErrors(_ body: () throws -> Void) throws {
+    func mapMigrationErrors(_ body: () throws -> Void) throws {
         do {
             try body()
         } catch SchemaMigrationError.newerSchema {

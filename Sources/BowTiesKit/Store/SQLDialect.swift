@@ -1,0 +1,28 @@
+/// What differs between the backends' SQL, for the layers above the store
+/// that write SQL text (the query compiler, the codec's selections, the
+/// check, undo).
+///
+/// Most of that text is what SQLite and PostgreSQL both speak: `?`
+/// placeholders, double-quoted identifiers, `ON CONFLICT DO NOTHING`,
+/// `EXISTS`, `count(*)`. What is not is asked here, by meaning.
+struct SQLDialect: Sendable {
+    /// The backend's name, for messages.
+    var name: String
+    /// The column that numbers a table's rows in insertion order (SQLite's
+    /// `rowid`; a PostgreSQL table declares one, generated as identity).
+    var rowNumber: String
+    /// `expression` compared ignoring case (SQLite's `NOCASE` folds ASCII
+    /// only; the other backend must fold the same way, or `check` finds
+    /// names both take as one).
+    var caseInsensitive: @Sendable (_ expression: String) -> String
+    /// True when `expression` matches the regular expression `pattern`
+    /// (both SQL expressions).
+    var regexMatch: @Sendable (_ expression: String, _ pattern: String) -> String
+
+    /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
+    /// store registers (``RegularExpressionFunction``).
+    static let sqlite = SQLDialect(
+        name: "SQLite", rowNumber: "rowid",
+        caseInsensitive: { "\($0) COLLATE NOCASE" },
+        regexMatch: { "\($0) REGEXP \($1)" })
+}
