@@ -8,9 +8,9 @@ import Foundation
 /// let tie = try catalog.wear("R")
 /// ```
 ///
-/// Every change runs in one IMMEDIATE transaction, so concurrent processes
-/// queue on SQLite's write lock (as ``WaitPolicy`` says) instead of losing
-/// updates. Every save validates against ``BowTieModel``. A catalog opened
+/// Every change runs in one write transaction that takes the store's
+/// write lock from its start, so concurrent processes queue (as
+/// ``WaitPolicy`` says) instead of losing updates. Every save validates against ``BowTieModel``. A catalog opened
 /// ``OpenMode/readOnly`` never writes a byte of the store or its folder.
 public final class Catalog: Sendable {
     /// Photos larger than this many bytes go to external files unless the
