@@ -60,6 +60,10 @@ struct BowTies: ParsableCommand {
                 Terminal.standardOutput.write((configuration.version) + "\n")
                 return
             }
+            if let text = FastPath.help(for: given) ?? FastPath.completion(for: given) {
+                Terminal.standardOutput.write(text)
+                return
+            }
             if var command = FastPath.command(for: given) {
                 try command.run()
                 return
