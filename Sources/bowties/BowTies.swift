@@ -64,8 +64,8 @@ struct BowTies: ParsableCommand {
                 Terminal.standardOutput.write(text)
                 return
             }
-            if var command = FastPath.command(for: given) {
-                try command.run()
+            if let work = FastPath.command(for: given) {
+                try work()
                 return
             }
             if let error = unknownCommand(in: given) { throw error }
