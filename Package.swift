@@ -5,6 +5,7 @@
 // Layers, bottom up:
 //   CLibXML2      system library: module map and shim for libxml2 (C stays here)
 //   CImageCodecs  system library: module map and shim for libpng and libjpeg (the report's photo scaling)
+//   CLibraryLoader C: libpng and libjpeg loaded on first use, so that other commands start without them
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
@@ -33,6 +34,9 @@ let package = Package(
             name: "CImageCodecs",
             providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"])]
         ),
+        // libpng's and libjpeg's functions, loaded when first called
+        // (CImageCodecs names no library to link).
+        .target(name: "CLibraryLoader"),
         .target(
             name: "PropertyList",
             dependencies: ["CLibXML2"]
@@ -42,7 +46,7 @@ let package = Package(
             dependencies: [
                 "PropertyList",
                 // libpng and libjpeg, to scale the report's large photos down.
-                "CImageCodecs",
+                "CImageCodecs", "CLibraryLoader",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's prepared insert (GRDB's
                 // own module for it; the system SQLite GRDB links).

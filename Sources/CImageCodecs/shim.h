@@ -12,6 +12,10 @@
 // `setjmp` and its `longjmp`. libpng's simplified `png_image` API does the
 // same inside libpng and returns 0 with a message instead. Dimensions are
 // checked against the caller's bounds before any pixel is allocated.
+//
+// The module links neither library: CLibraryLoader defines the functions
+// called here and loads the libraries on the first call, so that commands
+// that scale no photo start without them.
 
 #include <stddef.h>
 #include <stdio.h>

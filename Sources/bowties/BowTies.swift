@@ -60,8 +60,12 @@ struct BowTies: ParsableCommand {
                 Terminal.standardOutput.write((configuration.version) + "\n")
                 return
             }
-            if var command = FastPath.command(for: given) {
-                try command.run()
+            if let text = FastPath.help(for: given) ?? FastPath.completion(for: given) {
+                Terminal.standardOutput.write(text)
+                return
+            }
+            if let work = FastPath.command(for: given) {
+                try work()
                 return
             }
             if let error = unknownCommand(in: given) { throw error }

@@ -148,7 +148,7 @@ public struct Query: Sendable {
         var sortKeys: [SortKey] = []
         var lastComma: (position: Int, text: String)?
         for (position, text) in numbered {
-            if text.trimmingCharacters(in: .whitespaces) == "," {
+            if QueryWord.isLoneComma(text) {
                 guard !group.isEmpty else {
                     throw QueryError(
                         .malformedTerm, position: position, term: text, "a \",\" needs terms before it")

@@ -64,7 +64,7 @@ extension Catalog {
         var keysOnly: [Bool] = [false]
         for (offset, word) in words.enumerated() {
             let position = offset + 1
-            if word.trimmingCharacters(in: .whitespaces) == "," {
+            if QueryWord.isLoneComma(word) {
                 commas.append((position, word))
                 groups.append([])
                 keysOnly.append(false)

@@ -26,6 +26,9 @@ struct CatalogOptions: ParsableArguments {
         common[keyPath: keyPath]
     }
 
+    /// The options as plain values, for a command's work.
+    var settings: CatalogSettings { common.settings }
+
     /// See ``CommonOptions/withCatalogCreatedIfMissing(_:)``.
     func withCatalogCreatedIfMissing<T>(_ body: (Catalog) throws -> T) throws -> T {
         try common.withCatalogCreatedIfMissing(body)
@@ -69,12 +72,52 @@ struct CommonOptions: ParsableArguments {
     var noPager = false
 
     func validate() throws {
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    /// The options as plain values, for a command's work.
+    var settings: CatalogSettings { CatalogSettings(store: store, wait: wait, json: json, noPager: noPager) }
+
+    /// See ``CatalogSettings/storeURL``.
+    var storeURL: URL { settings.storeURL }
+
+    /// See ``CatalogSettings/waitPolicy``.
+    var waitPolicy: WaitPolicy { settings.waitPolicy }
+
+    /// See ``CatalogSettings/withCatalogCreatedIfMissing(_:)``.
+    func withCatalogCreatedIfMissing<T>(_ body: (Catalog) throws -> T) throws -> T {
+        try settings.withCatalogCreatedIfMissing(body)
+    }
+
+    /// See ``CatalogSettings/openCatalog(_:)``.
+    func openCatalog(_ mode: Catalog.OpenMode) throws -> Catalog {
+        try settings.openCatalog(mode)
+    }
+}
+
+/// `--store`, `--wait`, `--json` and `--no-pager` as plain values: what a
+/// command's work reads of ``CommonOptions``.
+///
+/// ``FastPath`` fills one without ArgumentParser: creating the options'
+/// property wrappers (`Option<String?>`, `Flag<Bool>`…) is a first-time
+/// generic instantiation each, whose protocol lookups scan the binary
+/// (1.4 M of the 19 M instructions of `bowties show R`, bench/README.md).
+struct CatalogSettings: Sendable {
+    var store: String?
+    var wait: Double?
+    var json = false
+    var noPager = false
+
+    /// Why the values are refused (ArgumentParser's validation says it),
+    /// or nil.
+    var problem: String? {
         if let store, store.isEmpty {
-            throw ValidationError("--store needs a path: an empty one does not mean the default catalog.")
+            return "--store needs a path: an empty one does not mean the default catalog."
         }
         if let wait, !(wait >= 0) || !wait.isFinite {
-            throw ValidationError("--wait takes a number of seconds, 0 or more.")
+            return "--wait takes a number of seconds, 0 or more."
         }
+        return nil
     }
 
     /// The resolved store path.

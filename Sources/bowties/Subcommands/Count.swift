@@ -20,8 +20,13 @@ extension BowTies {
         @OptionGroup var query: QueryArgument
 
         func run() throws {
+            try Self.count(query.terms, options: options.settings)
+        }
+
+        /// The command's work, from plain values (``FastPath`` calls it).
+        static func count(_ terms: [String], options: CatalogSettings) throws {
             let catalog = try options.openCatalog(.readOnly)
-            let count = try catalog.count(matching: query.query(for: catalog))
+            let count = try catalog.count(matching: QueryArgument.query(terms, for: catalog))
             if options.json {
                 try Output.json(["count": count])
             } else {

@@ -27,6 +27,11 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            try Self.favorite(key, off: off, options: options.settings)
+        }
+
+        /// The command's work, from plain values (``FastPath`` calls it).
+        static func favorite(_ key: String, off: Bool, options: CatalogSettings) throws {
             let catalog = try options.openCatalog(.mustExist)
             // Nothing to change is no action: the undo history keeps only
             // changes, and the words say what was already so.

@@ -22,6 +22,11 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            try Self.history(key, options: options.settings)
+        }
+
+        /// The command's work, from plain values (``FastPath`` calls it).
+        static func history(_ key: String, options: CatalogSettings) throws {
             if !options.json { Pager.start(disabled: options.noPager) }
             let catalog = try options.openCatalog(.readOnly)
             let history = try catalog.history(key)

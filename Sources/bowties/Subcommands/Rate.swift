@@ -21,6 +21,11 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            try Self.rate(key, value, options: options.settings)
+        }
+
+        /// The command's work, from plain values (``FastPath`` calls it).
+        static func rate(_ key: String, _ value: Double, options: CatalogSettings) throws {
             let catalog = try options.openCatalog(.mustExist)
             let tie = try catalog.rate(key, value)
             if options.json {

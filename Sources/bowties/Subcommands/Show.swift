@@ -21,6 +21,11 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            try Self.show(key, options: options.settings)
+        }
+
+        /// The command's work, from plain values (``FastPath`` calls it).
+        static func show(_ key: String, options: CatalogSettings) throws {
             let catalog = try options.openCatalog(.readOnly)
             let tie = try catalog.bowTie(matching: key)
             // Reading the photo checks that it is present and intact; a
@@ -50,7 +55,7 @@ extension BowTies {
             // Attributes this command gives no words of its own, as the
             // declaration names them.
             for (index, attribute) in tie.record.entity.attributes.enumerated()
-            where !Self.described.contains(attribute.name) {
+            where !described.contains(attribute.name) {
                 guard let value = tie.record.values[index] else { continue }
                 Output.line("\(attribute.name): \(Output.escaped(value.text ?? value.displayText))")
             }

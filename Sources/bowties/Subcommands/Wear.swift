@@ -51,42 +51,56 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
-            let day = try date.map(WearDate.parse)
-            let catalog = try options.openCatalog(.mustExist)
-            // One KEY: the path every wear took before queries, one
-            // transaction that resolves and records.
-            guard !dryRun, terms.count == 1, let key = terms.first, QueryWord.syntax(in: key) == nil else {
-                return try wearQuery(catalog, at: day, note: note)
-            }
-            let tie = try catalog.wear(key, at: day ?? Date(), note: note)
-            if options.json {
-                try Output.json(BowTieJSON(tie, catalog: catalog))
-                return
-            }
-            let on = day.map { " on \(WearDate.day($0))" } ?? ""
-            Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
+            try Work(terms: terms, yes: yes, dryRun: dryRun, date: date, note: note, options: options.settings).run()
         }
 
-        /// A wear of every tie the terms select, asked about when several.
-        private func wearQuery(_ catalog: Catalog, at day: Date?, note: String?) throws {
-            let selection = try catalog.selection(terms)
-            let plan = try catalog.planWear(selection.query, at: day ?? Date(), note: note)
-            guard
-                try BatchConfirmation.confirm(
-                    plan, selection: selection, verb: "wear",
-                    dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be worn", yes: yes,
-                    dryRun: dryRun, command: "wear")
-            else { return }
-            let worn = try catalog.apply(plan)
-            if options.json {
-                try Output.json(worn.map { BowTieJSON($0, catalog: catalog) })
-                return
-            }
-            let on = day.map { " on \(WearDate.day($0))" } ?? ""
-            if worn.count == 1, let tie = worn.first {
+        /// The command's work, from plain values (``FastPath`` runs it).
+        struct Work {
+            var terms: [String]
+            var yes: Bool
+            var dryRun: Bool
+            var date: String?
+            var note: String?
+            var options: CatalogSettings
+
+            func run() throws {
+                let day = try date.map(WearDate.parse)
+                let catalog = try options.openCatalog(.mustExist)
+                // One KEY: the path every wear took before queries, one
+                // transaction that resolves and records.
+                guard !dryRun, terms.count == 1, let key = terms.first, QueryWord.syntax(in: key) == nil else {
+                    return try wearQuery(catalog, at: day, note: note)
+                }
+                let tie = try catalog.wear(key, at: day ?? Date(), note: note)
+                if options.json {
+                    try Output.json(BowTieJSON(tie, catalog: catalog))
+                    return
+                }
+                let on = day.map { " on \(WearDate.day($0))" } ?? ""
                 Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
-            } else {
-                Output.line("Wore \(Output.count(worn.count, "bow tie"))\(on).")
+            }
+
+            /// A wear of every tie the terms select, asked about when several.
+            private func wearQuery(_ catalog: Catalog, at day: Date?, note: String?) throws {
+                let selection = try catalog.selection(terms)
+                let plan = try catalog.planWear(selection.query, at: day ?? Date(), note: note)
+                guard
+                    try BatchConfirmation.confirm(
+                        plan, selection: selection, verb: "wear",
+                        dryRunSummary: "\(Output.count(plan.ties.count, "bow tie")) would be worn", yes: yes,
+                        dryRun: dryRun, command: "wear")
+                else { return }
+                let worn = try catalog.apply(plan)
+                if options.json {
+                    try Output.json(worn.map { BowTieJSON($0, catalog: catalog) })
+                    return
+                }
+                let on = day.map { " on \(WearDate.day($0))" } ?? ""
+                if worn.count == 1, let tie = worn.first {
+                    Output.line("Wore \(Output.title(tie))\(on): \(Output.count(Int(tie.timesWorn), "time")) so far.")
+                } else {
+                    Output.line("Wore \(Output.count(worn.count, "bow tie"))\(on).")
+                }
             }
         }
     }

@@ -11,7 +11,10 @@ enum ExitStatus: Int32 {
     case usage = 64
     case invalidData = 65
     case inputNotFound = 66
-    /// EX_UNAVAILABLE: the editor of `bowties edit` could not be run, or failed.
+    /// EX_UNAVAILABLE: the editor of `bowties edit` could not be run, or
+    /// failed; or a library loaded on first use (libpng, libjpeg: see
+    /// CLibraryLoader) could not be loaded, which the C loader says and
+    /// exits with itself.
     case editorFailed = 69
     case cannotCreateOutput = 73
     case storeIO = 74
@@ -26,7 +29,7 @@ enum ExitStatus: Int32 {
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 69 the editor \
-        failed (edit), 73 cannot create output, 74 store I/O error or not a bowties store, \
+        failed (edit) or a system library is missing, 73 cannot create output, 74 store I/O error or not a bowties store, \
         75 store busy (past --wait), 77 permission denied (a folder or file this user may not write), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """

@@ -1,4 +1,3 @@
-import ArgumentParser
 import BowTiesKit
 import Foundation
 
@@ -14,12 +13,16 @@ import Foundation
 /// commands"). The commands are small; the parsing was most of their cost.
 ///
 /// So the plainest forms of `show`, `wear`, `rate`, `favorite`, `history`
-/// and `count`, and `--version` alone, are read here: long options from
+/// and `count`, `--version` alone, the root's `--help` (`FastPath+Help`)
+/// and the completion of keys (`FastPath+Completion`) are read here: long options from
 /// a fixed list (each command's own and the shared ones, as
 /// `--name value` or `--name=value`), then as many positional words as
-/// the command takes. The same command struct is filled, validated and run
-/// as ArgumentParser would. Anything else is left to ArgumentParser, which
-/// is always right: a short option, `--help`, an option not listed here
+/// the command takes. The values are checked as the options' `validate()`
+/// checks them, and the command's work (the static function its `run()`
+/// calls with the same values) runs: no ArgumentParser struct is created,
+/// since each property wrapper's first use costs lookups too. Anything
+/// else is left to ArgumentParser, which is always right: a short option,
+/// an option not listed here
 /// or given twice, `--`, a value that starts with `-` (a negative number,
 /// say), a word count the command does not take, a value that does not
 /// read as its type, or a failed `validate()` (so its error is worded by
@@ -28,24 +31,25 @@ import Foundation
 ///
 /// `BOWTIES_NO_FAST_PATH=1` turns it off, for those tests.
 enum FastPath {
-    /// The command for `arguments` (without the program's name), filled
-    /// and validated; nil when ArgumentParser should read them.
-    static func command(for arguments: [String]) -> (any ParsableCommand)? {
+    /// The command's work for `arguments` (without the program's name),
+    /// checked as ArgumentParser's validation checks it; nil when
+    /// ArgumentParser should read them.
+    static func command(for arguments: [String]) -> (() throws -> Void)? {
         guard getenv("BOWTIES_NO_FAST_PATH") == nil else { return nil }
         guard let words = Words(arguments), let spec = specs[words.command] else { return nil }
         guard spec.positionals.contains(words.positionals.count),
             words.flags.isSubset(of: spec.flags.union(sharedFlags)),
             Set(words.values.keys).isSubset(of: spec.options.union(sharedOptions))
         else { return nil }
-        guard let options = catalogOptions(words), var command = spec.make(words, options) else { return nil }
-        do {
-            try options.common.validate()
-            try options.colorOption.validate()
-            try command.validate()
-        } catch {
+        guard let settings = settings(words), settings.problem == nil, let work = spec.make(words, settings) else {
             return nil
         }
-        return command
+        // `ColorOption.validate()`, which applies the choice.
+        if let color = words.values["--color"] {
+            guard let choice = Terminal.ColorChoice(rawValue: color) else { return nil }
+            Terminal.colorChoice = choice
+        }
+        return work
     }
 
     /// `bowties --version`: the only form of it that is read here.
@@ -93,15 +97,14 @@ enum FastPath {
         }
     }
 
-    /// What one command takes, and how its struct is filled.
+    /// What one command takes, and how its work is called.
     struct Spec: Sendable {
         var positionals: ClosedRange<Int>
         var flags: Set<String> = []
         var options: Set<String> = []
-        /// Fills every property of the command (one left unset would stop
-        /// the process when `run()` reads it); nil when a value does not
-        /// read as its type.
-        var make: @Sendable (Words, CatalogOptions) -> (any ParsableCommand)?
+        /// The command's work with the words' values (the static function
+        /// its `run()` calls); nil when a value does not read as its type.
+        var make: @Sendable (Words, CatalogSettings) -> (() throws -> Void)?
     }
 
     static let sharedFlags = Set(CatalogOptions.names.filter { !$0.value }.keys)
@@ -118,70 +121,48 @@ enum FastPath {
 
     private static let plainSpecs: [String: Spec] = [
         "show": Spec(positionals: 1...1) { words, options in
-            var command = BowTies.Show()
-            command.key = words.positionals[0]
-            command.options = options
-            return command
+            let key = words.positionals[0]
+            return { try BowTies.Show.show(key, options: options) }
         },
         "history": Spec(positionals: 1...1) { words, options in
-            var command = BowTies.History()
-            command.key = words.positionals[0]
-            command.options = options
-            return command
+            let key = words.positionals[0]
+            return { try BowTies.History.history(key, options: options) }
         },
         "rate": Spec(positionals: 2...2) { words, options in
             guard let value = Double(words.positionals[1]) else { return nil }
-            var command = BowTies.Rate()
-            command.key = words.positionals[0]
-            command.value = value
-            command.options = options
-            return command
+            let key = words.positionals[0]
+            return { try BowTies.Rate.rate(key, value, options: options) }
         },
         "favorite": Spec(positionals: 1...1, flags: ["--off"]) { words, options in
-            var command = BowTies.Favorite()
-            command.key = words.positionals[0]
-            command.off = words.flags.contains("--off")
-            command.options = options
-            return command
+            let key = words.positionals[0]
+            let off = words.flags.contains("--off")
+            return { try BowTies.Favorite.favorite(key, off: off, options: options) }
         },
         "wear": Spec(positionals: 1...Int.max, flags: ["--yes", "--dry-run"], options: ["--on", "--note"]) {
             words, options in
-            var command = BowTies.Wear()
-            command.terms = words.positionals
-            command.yes = words.flags.contains("--yes")
-            command.dryRun = words.flags.contains("--dry-run")
-            command.date = words.values["--on"]
-            command.note = words.values["--note"]
-            command.options = options
-            return command
+            let work = BowTies.Wear.Work(
+                terms: words.positionals, yes: words.flags.contains("--yes"),
+                dryRun: words.flags.contains("--dry-run"), date: words.values["--on"], note: words.values["--note"],
+                options: options)
+            return { try work.run() }
         },
         "count": Spec(positionals: 0...Int.max) { words, options in
-            var query = QueryArgument()
-            query.terms = words.positionals
-            var command = BowTies.Count()
-            command.query = query
-            command.options = options
-            return command
+            let terms = words.positionals
+            return { try BowTies.Count.count(terms, options: options) }
         },
     ]
 
-    /// The shared options, every one of them set.
-    private static func catalogOptions(_ words: Words) -> CatalogOptions? {
-        var common = CommonOptions()
-        common.store = words.values["--store"]
+    /// The shared options, every one of them set; nil when `--wait`'s
+    /// value is not a number.
+    private static func settings(_ words: Words) -> CatalogSettings? {
+        var settings = CatalogSettings()
+        settings.store = words.values["--store"]
         if let wait = words.values["--wait"] {
             guard let seconds = Double(wait) else { return nil }
-            common.wait = seconds
-        } else {
-            common.wait = nil
+            settings.wait = seconds
         }
-        common.json = words.flags.contains("--json")
-        common.noPager = words.flags.contains("--no-pager")
-        var color = ColorOption()
-        color.color = words.values["--color"]
-        var options = CatalogOptions()
-        options.common = common
-        options.colorOption = color
-        return options
+        settings.json = words.flags.contains("--json")
+        settings.noPager = words.flags.contains("--no-pager")
+        return settings
     }
 }

@@ -38,12 +38,15 @@ enum Pager {
     /// Starts the pager if standard output is a terminal and nothing
     /// turned it off. Does nothing, and prints directly, when the pager
     /// cannot be started.
+    /// - Parameter environment: The variables to read (default: this
+    ///   process's, read only when standard output is a terminal:
+    ///   `ProcessInfo`'s dictionary of them costs `history | cat` 0.4 M
+    ///   instructions).
     /// - Returns: Whether the pager runs.
     @discardableResult
-    static func start(
-        disabled: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> Bool {
+    static func start(disabled: Bool, environment: [String: String]? = nil) -> Bool {
         guard !disabled, Terminal.isTerminal(1), child.withLock({ $0 }) == 0 else { return false }
+        let environment = environment ?? ProcessInfo.processInfo.environment
         // A dumb terminal (Emacs' shell, a serial console) cannot show a
         // full-screen pager: less would ask to press RETURN first.
         guard let term = environment["TERM"], !term.isEmpty, term != "dumb" else { return false }

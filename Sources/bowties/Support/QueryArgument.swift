@@ -17,6 +17,11 @@ struct QueryArgument: ParsableArguments {
     /// select their ties, the others are the query (``Catalog/selection(_:now:)``).
     /// - Throws: `QueryError` (exit 64), `CatalogError` for an ambiguous key.
     func query(for catalog: Catalog) throws -> Query {
+        try Self.query(terms, for: catalog)
+    }
+
+    /// ``query(for:)`` of `terms`.
+    static func query(_ terms: [String], for catalog: Catalog) throws -> Query {
         try catalog.selection(terms).query
     }
 
