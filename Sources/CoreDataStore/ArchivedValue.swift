@@ -33,6 +33,11 @@ public indirect enum ArchivedValue: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var key: ArchivedValue
         public var value: ArchivedValue
+
+        public init(key: ArchivedValue, value: ArchivedValue) {
+            self.key = key
+            self.value = value
+        }
     }
 }
 

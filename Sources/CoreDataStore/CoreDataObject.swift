@@ -32,6 +32,11 @@ public enum CoreDataValue: Sendable, Equatable {
 public struct ObjectReference: Sendable, Equatable {
     public var entity: String
     public var pk: Int64
+
+    public init(entity: String, pk: Int64) {
+        self.entity = entity
+        self.pk = pk
+    }
 }
 
 /// One object of a store: its entity, `Z_PK` and values, in the order of

@@ -215,14 +215,17 @@ public final class CoreDataStore {
         }
         defer { try? handle.close() }
         let header = (try? handle.read(upToCount: 100)) ?? Data()
+        guard !header.isEmpty else {
+            throw CoreDataError(.notCoreData, "an empty file, not a Core Data store", file: name)
+        }
+        let magic = Array("SQLite format 3\u{0}".utf8)
+        guard header.prefix(magic.count).elementsEqual(magic.prefix(header.count)) else {
+            throw CoreDataError(.notCoreData, "not an SQLite database, so not a Core Data store", file: name, at: "byte 0")
+        }
         guard header.count >= 100 else {
             throw CoreDataError(
-                header.isEmpty ? .notCoreData : .damaged,
-                header.isEmpty ? "an empty file, not a Core Data store" : "truncated: \(header.count) bytes, shorter than an SQLite header",
-                file: name, at: header.isEmpty ? nil : "byte \(header.count)")
-        }
-        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else {
-            throw CoreDataError(.notCoreData, "not an SQLite database, so not a Core Data store", file: name, at: "byte 0")
+                .damaged, "truncated: \(header.count) bytes, shorter than an SQLite header", file: name,
+                at: "byte \(header.count)")
         }
     }
 
