@@ -309,3 +309,66 @@ struct CoreDataHostileTests {
         #expect(result.stderr.contains("no entity 'Bike'") && result.stderr.contains("Car, SportCar"), "\(result)")
     }
 }
+
+@Suite("bowties model --format xcdatamodel")
+struct XcodeModelCommandTests {
+    /// `<attribute …/>` lines of the BowTie entity, by name, as field → value.
+    static func attributes(_ xml: String) -> [String: [String: String]] {
+        guard let start = xml.range(of: "<entity name=\"BowTie\""), let end = xml[start.upperBound...].range(of: "</entity>")
+        else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for line in xml[start.upperBound..<end.lowerBound].split(separator: "\n") where line.contains("<attribute ") {
+            var fields: [String: String] = [:]
+            for match in line.matches(of: /(\w+)="([^"]*)"/) {
+                fields[String(match.1)] = String(match.2)
+            }
+            if let name = fields["name"] { result[name] = fields }
+        }
+        return result
+    }
+
+    @Test("BowTie agrees with the sample's model (REFERENCE §1) attribute by attribute, but where --help says")
+    func bowTieAgreesWithTheSample() throws {
+        let bowties = try BowTiesRunner()
+        let result = try bowties.run("model", "--format", "xcdatamodel")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<model "))
+        #expect(result.stdout.hasSuffix("</model>\n"))
+        let attributes = Self.attributes(result.stdout)
+        // The sample's model: name, Core Data type, and its rules.
+        let sample: [(String, String)] = [
+            ("name", "String"), ("isFavorite", "Boolean"), ("lastWorn", "Date"), ("rating", "Double"),
+            ("searchKey", "String"), ("timesWorn", "Integer 32"), ("id", "UUID"), ("url", "URI"),
+            ("photoData", "Binary"), ("tintColor", "Transformable"),
+        ]
+        #expect(Set(attributes.keys) == Set(sample.map(\.0)))
+        for (name, type) in sample {
+            #expect(attributes[name]?["attributeType"] == type, "\(name): \(attributes[name] ?? [:])")
+        }
+        #expect(attributes["rating"]?["minValueString"] == "0" && attributes["rating"]?["maxValueString"] == "5")
+        #expect(attributes["photoData"]?["allowsExternalBinaryDataStorage"] == "YES")
+        #expect(attributes["tintColor"]?["valueTransformerName"] == "ColorAttributeTransformer")
+        // Optional in the sample, as in ours: the rest is said in --help.
+        for name in ["lastWorn", "searchKey", "url", "photoData", "tintColor"] {
+            #expect(attributes[name]?["optional"] == "YES", "\(name)")
+        }
+        let help = try bowties.run("model", "--help")
+        let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("except where bowties' declaration deliberately differs: id, name, rating, timesWorn and isFavorite are required"), "\(help)")
+        #expect(!FileManager.default.fileExists(atPath: bowties.storeURL.path))
+    }
+
+    @Test("Relationships and uniqueness as Xcode writes them")
+    func relationships() throws {
+        let result = try BowTiesRunner().run("model", "--format", "xcdatamodel")
+        #expect(
+            result.stdout.contains(
+                "<relationship name=\"wears\" optional=\"YES\" toMany=\"YES\" deletionRule=\"Cascade\" "
+                    + "destinationEntity=\"Wear\" inverseName=\"bowTie\" inverseEntity=\"Wear\"/>"), "\(result)")
+        #expect(
+            result.stdout.contains(
+                "<relationship name=\"bowTie\" maxCount=\"1\" deletionRule=\"Nullify\" destinationEntity=\"BowTie\" "
+                    + "inverseName=\"wears\" inverseEntity=\"BowTie\"/>"), "\(result)")
+        #expect(result.stdout.contains("<constraint value=\"searchKey\"/>"), "\(result)")
+    }
+}
