@@ -20,7 +20,7 @@ extension BowTies {
                 (a backup, a read-only mount) reads the same.
 
                 Start with `bowties coredata inspect STORE`, then `bowties coredata dump STORE`. \
-                To fill the catalog from the BowTies app's store, use `bowties import STORE`.
+                They need no catalog.
                 """,
             subcommands: [Inspect.self, Dump.self])
     }

@@ -39,7 +39,7 @@ enum Outcome: Equatable {
 }
 
 func decode(_ data: Data) -> Outcome {
-    do {
+    do throws(CoreDataError) {
         return .value(try KeyedArchive(data: data, file: name).decodeRoot())
     } catch {
         check(error, size: data.count, "decodeRoot")
@@ -51,7 +51,7 @@ func fuzz(_ data: Data) {
     let first = decode(data)
     let second = decode(data)
     if first != second { fatalError("two decodes disagree: \(first) / \(second)") }
-    do {
+    do throws(CoreDataError) {
         _ = try CoreDataModelDecoding.model(fromArchive: data, file: name)
     } catch {
         check(error, size: data.count, "model")
