@@ -81,14 +81,12 @@ extension CoreDataStore {
             }
             guard let plan = plans[number] else { continue }
             var values: [CoreDataValue] = []
-            values.reserveCapacity(plan.properties.count)
-            for (property, column) in zip(plan.properties, plan.columns) {
-                switch property.kind {
-                case .attribute(let attribute):
-                    guard let column else {
-                        values.append(.null)
-                        continue
-                    }
+            values.reserveCapacity(plan.slots.count)
+            for index in plan.slots.indices {
+                switch plan.slots[index] {
+                case .missing:
+                    values.append(.null)
+                case .attribute(let attribute, let column):
                     values.append(
                         try value(
                             of: attribute, statement.value(column),
@@ -103,21 +101,47 @@ extension CoreDataStore {
         }
     }
 
-    /// The properties of one entity and, for each, its column in the
-    /// table's rows (`nil` when the table has none).
+    /// How each property of one entity is read from the table's rows.
     private struct EntityPlan {
-        var properties: [Property]
-        var columns: [Int?]
+        /// A property and where its value is; an attribute's by reference,
+        /// so that the row loop copies none of its strings.
+        enum Slot {
+            case missing
+            case attribute(AttributeSlot, column: Int)
+            case relationship(CoreDataModel.Relationship)
+        }
+
+        var slots: [Slot]
 
         init(properties: [Property], columnIndex: [String: Int]) {
-            self.properties = properties
-            columns = properties.map { columnIndex["Z" + $0.name.uppercased()] }
+            slots = properties.map { property in
+                switch property.kind {
+                case .attribute(let attribute):
+                    guard let column = columnIndex[attribute.column] else { return .missing }
+                    return .attribute(AttributeSlot(attribute), column: column)
+                case .relationship(let relationship):
+                    return .relationship(relationship)
+                }
+            }
+        }
+    }
+
+    /// What reading an attribute's value needs, held by reference.
+    final class AttributeSlot {
+        let type: CoreDataModel.AttributeType
+        let allowsExternalStorage: Bool?
+        let column: String
+
+        init(_ attribute: CoreDataModel.Attribute) {
+            type = attribute.type
+            allowsExternalStorage = attribute.allowsExternalStorage
+            column = attribute.column
         }
     }
 
     /// An attribute's column value, typed by the model.
     func value(
-        of attribute: CoreDataModel.Attribute, _ stored: SQLiteValue, at place: @autoclosure () -> String
+        of attribute: AttributeSlot, _ stored: SQLiteValue, at place: @autoclosure () -> String
     ) throws(CoreDataError) -> CoreDataValue {
         if case .null = stored { return .null }
         switch attribute.type {
@@ -179,7 +203,7 @@ extension CoreDataStore {
     /// `0x02` and a UUID in ASCII (a NUL after it or not): the value lives
     /// in a file of ``externalDataFolder``. Recognised whatever the model
     /// says, since no other value of a Binary column has this shape.
-    private func externalValue(_ bytes: Data, attribute: CoreDataModel.Attribute) throws(CoreDataError) -> CoreDataValue? {
+    private func externalValue(_ bytes: Data, attribute: AttributeSlot) throws(CoreDataError) -> CoreDataValue? {
         guard attribute.allowsExternalStorage != false || attribute.type == .binary, bytes.first == 0x02,
             bytes.count == 37 || (bytes.count == 38 && bytes.last == 0)
         else { return nil }
@@ -195,6 +219,8 @@ extension CoreDataStore {
 final class RelationshipReader {
     private unowned let store: CoreDataStore
     private var statements: [String: SQLiteReader.Statement?] = [:]
+    /// `Z<n>_<RELATIONSHIP>`'s index in the row, by relationship name.
+    private var entityColumns: [String: Int?] = [:]
 
     init(store: CoreDataStore) {
         self.store = store
@@ -212,9 +238,9 @@ final class RelationshipReader {
                 guard !statement.isNull(column) else { return .null }
                 let target = statement.int64(column)
                 var targetEntity = destination
-                if let entityColumn = columnIndex.first(where: {
-                    $0.key.hasSuffix("_" + relationship.name.uppercased()) && $0.key.dropFirst().first?.isNumber == true
-                })?.value, !statement.isNull(entityColumn), let name = store.entityNames[Int(statement.int64(entityColumn))] {
+                if let entityColumn = entityColumn(of: relationship, in: columnIndex), !statement.isNull(entityColumn),
+                    let name = store.entityNames[Int(statement.int64(entityColumn))]
+                {
                     targetEntity = name
                 }
                 return .object(ObjectReference(entity: targetEntity, pk: target))
@@ -223,6 +249,16 @@ final class RelationshipReader {
             return found.first.map { .object($0) } ?? .null
         }
         return .objects(try related(relationship, entity: entity, pk: pk, destination: destination))
+    }
+
+    /// The column that holds a to-one's target entity (`Z1_BOOK`), when
+    /// the destination has sub-entities; found once per relationship.
+    private func entityColumn(of relationship: CoreDataModel.Relationship, in columnIndex: [String: Int]) -> Int? {
+        if let known = entityColumns[relationship.name] { return known }
+        let suffix = "_" + relationship.name.uppercased()
+        let found = columnIndex.first { $0.key.hasSuffix(suffix) && $0.key.dropFirst().first?.isNumber == true }?.value
+        entityColumns[relationship.name] = found
+        return found
     }
 
     /// The objects a relationship without a column of its own reaches:

@@ -79,7 +79,7 @@ public final class CoreDataStore {
             temporary = folder
             do throws(CoreDataError) {
                 reader = try SQLiteReader(
-                    path: folder.appendingPathComponent("store.sqlite").path, uri: false, readOnly: false, file: name)
+                    path: folder.appendingPathComponent("store.sqlite").path, uri: false, readOnly: true, file: name)
             } catch {
                 try? FileManager.default.removeItem(at: folder)
                 throw error

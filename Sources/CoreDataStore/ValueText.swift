@@ -17,7 +17,18 @@ public enum ValueText {
     /// 8601 UTC: `2024-05-10T08:34:06Z`, with the fraction to the
     /// microsecond when there is one (`…06.843063Z`).
     public static func iso8601(_ referenceSeconds: Double) -> String {
-        guard referenceSeconds.isFinite, abs(referenceSeconds) < 1e13 else { return double(referenceSeconds) }
+        var bytes: [UInt8] = []
+        appendISO8601(referenceSeconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``iso8601(_:)``, appended to `bytes` as UTF-8: no string is made,
+    /// for the dump, which writes a date in most rows.
+    public static func appendISO8601(_ referenceSeconds: Double, to bytes: inout [UInt8]) {
+        guard referenceSeconds.isFinite, abs(referenceSeconds) < 1e13 else {
+            bytes.append(contentsOf: double(referenceSeconds).utf8)
+            return
+        }
         // 978,307,200 seconds from 1970 to 2001.
         let unix = referenceSeconds + 978_307_200
         var whole = unix.rounded(.down)
@@ -30,35 +41,44 @@ public enum ValueText {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        var text = ""
-        text.reserveCapacity(27)
-        if year < 0 { text.append("-") }
-        append(&text, abs(year), width: 4)
-        text.append("-")
-        append(&text, month, width: 2)
-        text.append("-")
-        append(&text, day, width: 2)
-        text.append("T")
-        append(&text, secondOfDay / 3600, width: 2)
-        text.append(":")
-        append(&text, secondOfDay / 60 % 60, width: 2)
-        text.append(":")
-        append(&text, secondOfDay % 60, width: 2)
-        if micros > 0 {
-            var digits = String(micros)
-            digits = String(repeating: "0", count: 6 - digits.count) + digits
-            while digits.last == "0" { digits.removeLast() }
-            text.append(".")
-            text.append(digits)
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        if abs(year) > 9999 {
+            bytes.append(contentsOf: String(abs(year)).utf8)
+        } else {
+            digits(abs(year), 4, &bytes)
         }
-        text.append("Z")
-        return text
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2, &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2, &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        digits(secondOfDay / 3600, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay / 60 % 60, 2, &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        digits(secondOfDay % 60, 2, &bytes)
+        if micros > 0 {
+            var width = 6
+            while micros % 10 == 0 {
+                micros /= 10
+                width -= 1
+            }
+            bytes.append(UInt8(ascii: "."))
+            digits(micros, width, &bytes)
+        }
+        bytes.append(UInt8(ascii: "Z"))
     }
 
-    private static func append(_ text: inout String, _ value: Int64, width: Int) {
-        let digits = String(value)
-        if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
-        text.append(digits)
+    /// `value` (0 ≤ value < 10^width) in exactly `width` decimal digits.
+    private static func digits(_ value: Int64, _ width: Int, _ bytes: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<max(width, 1) { divisor *= 10 }
+        var rest = value
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// Howard Hinnant's `civil_from_days`: the proleptic Gregorian date
