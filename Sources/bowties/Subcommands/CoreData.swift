@@ -23,6 +23,8 @@ extension BowTies {
                 They need no catalog.
                 """,
             subcommands: [Inspect.self, Dump.self])
+
+        @OptionGroup var colorOption: ColorOption
     }
 }
 

@@ -35,6 +35,8 @@ extension BowTies.CoreData {
         @Argument(help: ArgumentHelp("The store: the app's .sqlite file.", valueName: "store"))
         var store: String
 
+        @OptionGroup var colorOption: ColorOption
+
         @Option(
             name: .long,
             help: ArgumentHelp(

@@ -32,6 +32,8 @@ extension BowTies.CoreData {
         @Argument(help: ArgumentHelp("The store: the app's .sqlite file.", valueName: "store"))
         var store: String
 
+        @OptionGroup var colorOption: ColorOption
+
         @Flag(name: .long, help: "Print JSON for scripts.")
         var json = false
 
