@@ -372,3 +372,57 @@ struct XcodeModelCommandTests {
         #expect(result.stdout.contains("<constraint value=\"searchKey\"/>"), "\(result)")
     }
 }
+
+@Suite("bowties coredata dump: colours and external binary data")
+struct CoreDataValueTests {
+    @Test("An archived UIColor or NSColor is #RRGGBB; a custom transformer's bytes stay binary")
+    func colors() throws {
+        let fixture = try CoreDataFixture(CoreDataFixture.sampleModel.0, file: CoreDataFixture.sampleModel.1)
+        // The keyed archives of fuzz/corpus/archive, as hex, put in rows
+        // of the real store.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("fuzz/corpus/archive")
+        func hex(_ name: String) throws -> String {
+            try Data(contentsOf: root.appendingPathComponent(name)).map { String(format: "%02X", $0) }.joined()
+        }
+        try SQLiteLibrary().execute(
+            "UPDATE ZCAR SET ZCOLOR = X'\(try hex("uicolor.bplist"))' WHERE Z_PK = 1; "
+                + "UPDATE ZCAR SET ZCOLOR = X'\(try hex("nscolor.bplist"))' WHERE Z_PK = 2; "
+                + "UPDATE ZCAR SET ZCOLOR = X'00FF00' WHERE Z_PK = 3",
+            in: fixture.store.path)
+        let result = try fixture.run("coredata", "dump", fixture.store.path, "--entity", "Car", "--binary", "base64")
+        #expect(result.status == 0, "\(result.stderr)")
+        let cars = try #require(try result.json() as? [[String: Any]])
+        #expect(cars[0]["color"] as? String == "#CC1A33")
+        #expect(cars[1]["color"] as? String == "#0080FF")
+        let raw = try #require(cars[2]["color"] as? [String: Any])
+        #expect(raw["size"] as? Int == 3 && raw["base64"] as? String == "AP8A")
+    }
+
+    @Test("A Binary value in _EXTERNAL_DATA is read from there; a missing file is said, not fatal")
+    func externalData() throws {
+        let fixture = try CoreDataFixture(CoreDataFixture.contentful.0, file: CoreDataFixture.contentful.1)
+        let name = "0A1B2C3D-4E5F-4071-8293-A4B5C6D7E8F9"
+        let missing = "11111111-2222-4333-8444-555555555555"
+        let folder = fixture.folder.appendingPathComponent(".Test_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("tags kept outside".utf8).write(to: folder.appendingPathComponent(name))
+        func marker(_ uuid: String, nul: Bool) -> String {
+            "X'02" + Data(uuid.utf8).map { String(format: "%02X", $0) }.joined() + (nul ? "00'" : "'")
+        }
+        try SQLiteLibrary().execute(
+            "INSERT INTO ZPOST (Z_PK, Z_ENT, Z_OPT, ZTITLE, ZTAGS) VALUES (1, 4, 1, 'kept', \(marker(name, nul: true))), "
+                + "(2, 4, 1, 'lost', \(marker(missing, nul: false)))",
+            in: fixture.store.path)
+        let before = try fixture.checksums()
+        let result = try fixture.run("coredata", "dump", fixture.store.path, "--entity", "Post", "--binary", "base64")
+        #expect(result.status == 0, "\(result.stderr)")
+        let posts = try #require(try result.json() as? [[String: Any]])
+        let kept = try #require(posts.first?["tags"] as? [String: Any])
+        #expect(kept["external"] as? String == name && kept["size"] as? Int == 17)
+        #expect(kept["base64"] as? String == Data("tags kept outside".utf8).base64EncodedString())
+        let lost = try #require(posts.last?["tags"] as? [String: Any])
+        #expect(lost["external"] as? String == missing && lost["missing"] as? Bool == true)
+        #expect(try fixture.checksums() == before)
+    }
+}
