@@ -19,15 +19,12 @@ the other reads:
 Runs alternate (harness.measure_short: the first turn rotates), so that
 load from other processes falls on both sides; the figures are medians.
 Instruction counts (`perf stat -e instructions`, when perf can count
-them; not in every container) do not depend on load at all; the CPU
-time (/usr/bin/time, from the first runs) depends on it less than the
-wall clock. The target: bowties within 2x of sqlite3.
+them; not in every container) do not depend on load at all. The target: bowties within 2x of sqlite3.
 """
 import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -86,12 +83,11 @@ def main():
         ratio = mine.wall / theirs.wall
         counted = {name: instructions(command) for name, command in commands.items()}
         print("## Core Data dump vs sqlite3 -json (5,000 rows, all in the -wal)\n")
-        print("| command | median wall | CPU (user+sys) | peak RSS | instructions |")
-        print("|---|---:|---:|---:|---:|")
+        print("| command | median wall | peak RSS | instructions |")
+        print("|---|---:|---:|---:|")
         for name, result in results.items():
             count = counted[name]
-            cpu = f"{result.cpu * 1000:.0f} ms" if result.cpu is not None else "n/a"
-            print(f"| `{name}` | {result.wall * 1000:.1f} ms | {cpu} | {result.peak / 1024:.1f} MiB | "
+            print(f"| `{name}` | {result.wall * 1000:.1f} ms | {result.peak / 1024:.1f} MiB | "
                   f"{f'{count / 1e6:.1f} M' if count else 'n/a'} |")
         verdict = "met" if ratio <= TARGET else "MISSED"
         print(f"\nbowties / sqlite3: {ratio:.2f}x wall (target <= {TARGET:.0f}x: {verdict})", end="")

@@ -68,20 +68,25 @@ extension CoreDataStore {
         guard let pkColumn = columnIndex["Z_PK"], let entityColumn = columnIndex["Z_ENT"] else {
             throw CoreDataError(.damaged, "no Z_PK or Z_ENT column", file: displayName, at: "table \(table)")
         }
-        var plans: [Int: EntityPlan] = [:]
+        // By Z_ENT: the entity and its plan, or nil when not selected;
+        // looked up by number, so that no row hashes a name.
+        var plans: [Int: (entity: CoreDataModel.Entity, plan: EntityPlan)?] = [:]
         let relationships = RelationshipReader(store: self)
+        var values: [CoreDataValue] = []
         while try statement.step() {
             let number = Int(statement.int64(entityColumn))
-            guard let name = entityNames[number], selected.contains(name), let entity = model.entity(named: name) else {
-                continue
-            }
-            let pk = statement.int64(pkColumn)
             if plans[number] == nil {
-                plans[number] = EntityPlan(properties: properties(of: entity), columnIndex: columnIndex)
+                if let name = entityNames[number], selected.contains(name), let entity = model.entity(named: name) {
+                    plans[number] = (entity, EntityPlan(properties: properties(of: entity), columnIndex: columnIndex))
+                } else {
+                    plans[number] = .some(nil)
+                }
             }
-            guard let plan = plans[number] else { continue }
-            var values: [CoreDataValue] = []
-            values.reserveCapacity(plan.slots.count)
+            guard let found = plans[number], let (entity, plan) = found else { continue }
+            let pk = statement.int64(pkColumn)
+            // The same storage every row: the object passed to `body` is
+            // gone when it returns, so nothing is reallocated.
+            values.removeAll(keepingCapacity: true)
             for index in plan.slots.indices {
                 switch plan.slots[index] {
                 case .missing:
@@ -97,7 +102,7 @@ extension CoreDataStore {
                             of: relationship, entity: entity, pk: pk, statement: statement, columnIndex: columnIndex))
                 }
             }
-            try body(CoreDataObject(entity: name, pk: pk, values: values))
+            try body(CoreDataObject(entity: entity.name, pk: pk, values: values))
         }
     }
 

@@ -39,6 +39,9 @@ public final class DumpWriter {
     /// Per entity: the store's properties and, for CSV, each one's
     /// column.
     private var layouts: [String: Layout] = [:]
+    /// The last object's entity and layout: consecutive objects are
+    /// mostly of one entity, and a comparison costs less than a hash.
+    private var lastLayout: (entity: String, layout: Layout)?
 
     /// One entity's properties, with each JSON key ready as bytes
     /// (`,"name":`) and each CSV column's index.
@@ -83,6 +86,10 @@ public final class DumpWriter {
 
     /// Writes one object.
     public func write(_ object: CoreDataObject) throws {
+        if let last = lastLayout, last.entity == object.entity {
+            try write(object, layout: last.layout)
+            return
+        }
         if layouts[object.entity] == nil, let entity = store.model.entity(named: object.entity) {
             let properties = store.properties(of: entity)
             let indexes = properties.map { property in csvColumns.firstIndex(of: property.name) ?? -1 }
@@ -99,6 +106,11 @@ public final class DumpWriter {
             layouts[object.entity] = Layout(keys: keys, csvIndexes: indexes)
         }
         guard let layout = layouts[object.entity] else { return }
+        lastLayout = (object.entity, layout)
+        try write(object, layout: layout)
+    }
+
+    private func write(_ object: CoreDataObject, layout: Layout) throws {
         switch format {
         case .json, .jsonl:
             if format == .json { append(objects == 0 ? "\n" : ",\n") }
