@@ -85,10 +85,12 @@ struct BinaryPlistObjects {
         guard index >= 0, index < count else {
             throw malformed("object reference \(index) is out of range (\(count) objects)", at: tableOffset)
         }
-        let offset = Int(Self.uint(bytes, at: tableOffset + index * offsetIntSize, size: offsetIntSize))
-        guard offset >= 8, offset < tableOffset else {
-            throw malformed("object \(index) has the offset \(offset), outside the objects", at: tableOffset)
+        let declared = Self.uint(bytes, at: tableOffset + index * offsetIntSize, size: offsetIntSize)
+        // Compared before it becomes an Int: an 8-byte offset may not fit.
+        guard declared >= 8, declared < UInt64(tableOffset) else {
+            throw malformed("object \(index) has the offset \(declared), outside the objects", at: tableOffset)
         }
+        let offset = Int(declared)
         let marker = bytes[offset]
         let nibble = Int(marker & 0x0F)
         switch marker >> 4 {
