@@ -123,6 +123,26 @@ struct CoreDataStoreTests {
 
 @Suite("Keyed archives (NSKeyedArchiver) without Foundation's unarchiver")
 struct KeyedArchiveTests {
+    /// fuzz/Sources/FuzzKeyedArchive's framing: `bplist00`, the input, and
+    /// a trailer whose offset and reference sizes come from its first two
+    /// bytes; nil for an input that already has the header.
+    static func framed(_ data: Data) -> Data? {
+        guard !data.starts(with: Array("bplist00".utf8)), data.count >= 2 else { return nil }
+        var framed = Data("bplist00".utf8)
+        framed.append(data)
+        let sizes = (Int(data[data.startIndex]) % 8 + 1, Int(data[data.startIndex + 1]) % 4 + 1)
+        let objects = max(1, min(data.count / 4, 64))
+        let tableOffset = max(9, 8 + data.count - objects * sizes.0)
+        var trailer = Data(count: 6)
+        trailer.append(UInt8(sizes.0))
+        trailer.append(UInt8(sizes.1))
+        for value in [UInt64(objects), 0, UInt64(tableOffset)] {
+            withUnsafeBytes(of: value.bigEndian) { trailer.append(contentsOf: $0) }
+        }
+        framed.append(trailer)
+        return framed
+    }
+
     @Test("UIColor (UIRed…) and NSColor (NSRGB) decode to their components")
     func colors() throws {
         let ui = try KeyedArchive(data: Stores.archive("uicolor.bplist"), file: "uicolor").decodeRoot()
@@ -166,11 +186,15 @@ struct KeyedArchiveTests {
         #expect(names.count >= 8)
         for name in names {
             let data = try Stores.archive(name)
-            do {
-                _ = try KeyedArchive(data: data, file: name).decodeRoot()
-                _ = try? CoreDataModelDecoding.model(fromArchive: data, file: name)
-            } catch {
-                #expect(error.kind == .malformedArchive && error.file == name, "\(name): \(error)")
+            // As the fuzz target reads it: whole, and (when it has no
+            // header) framed by a header and a trailer made from its bytes.
+            for input in [data, Self.framed(data)].compactMap({ $0 }) {
+                do {
+                    _ = try KeyedArchive(data: input, file: name).decodeRoot()
+                    _ = try? CoreDataModelDecoding.model(fromArchive: input, file: name)
+                } catch {
+                    #expect(error.kind == .malformedArchive && error.file == name, "\(name): \(error)")
+                }
             }
         }
     }
