@@ -6,7 +6,9 @@
 //   CLibXML2      system library: module map and shim for libxml2 (C stays here)
 //   CImageCodecs  system library: module map and shim for libpng and libjpeg (the report's photo scaling)
 //   CLibraryLoader C: libpng and libjpeg loaded on first use, so that other commands start without them
+//   CZlib         system library: module map and shim for zlib (raw DEFLATE of Core Data's model cache)
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
+//   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
 import PackageDescription
@@ -17,6 +19,7 @@ let package = Package(
         .executable(name: "bowties", targets: ["bowties"]),
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "BowTiesKit", targets: ["BowTiesKit"]),
+        .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -37,9 +40,23 @@ let package = Package(
         // libpng's and libjpeg's functions, loaded when first called
         // (CImageCodecs names no library to link).
         .target(name: "CLibraryLoader"),
+        .systemLibrary(
+            name: "CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .target(
             name: "PropertyList",
             dependencies: ["CLibXML2"]
+        ),
+        .target(
+            name: "CoreDataStore",
+            dependencies: [
+                "CZlib",
+                // SQLite's C API (GRDB's module for the system SQLite):
+                // a row loop as lean as the sqlite3 shell's.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .target(
             name: "BowTiesKit",
@@ -58,6 +75,7 @@ let package = Package(
             name: "bowties",
             dependencies: [
                 "BowTiesKit",
+                "CoreDataStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -74,6 +92,10 @@ let package = Package(
                 // with it exactly.
                 .product(name: "CSV", package: "CSV.swift"),
             ]
+        ),
+        .testTarget(
+            name: "CoreDataStoreTests",
+            dependencies: ["CoreDataStore"]
         ),
         .testTarget(
             name: "EndToEndTests",

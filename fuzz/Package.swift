@@ -10,6 +10,7 @@
 //   FuzzRecordDecoder       the importer's record decoding on arbitrary bytes
 //   FuzzJSONReader          JSONReader (array, JSON Lines) and their records' decoding
 //   FuzzCSVReader           CSVReader (CSV, TSV) and their records' decoding
+//   FuzzKeyedArchive        CoreDataStore's NSKeyedArchiver decoder (transformables, the model cache)
 import PackageDescription
 
 let package = Package(
@@ -53,6 +54,10 @@ let package = Package(
                 .product(name: "PropertyList", package: "bowties"),
                 .product(name: "BowTiesKit", package: "bowties"),
             ]
+        ),
+        .executableTarget(
+            name: "FuzzKeyedArchive",
+            dependencies: [.product(name: "CoreDataStore", package: "bowties")]
         ),
     ],
     swiftLanguageModes: [.v6]

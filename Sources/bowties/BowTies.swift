@@ -39,7 +39,7 @@ struct BowTies: ParsableCommand {
             Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
             Report.self,
             Undo.self, Redo.self, Log.self, Config.self, Check.self,
-            Model.self,
+            Model.self, CoreData.self,
         ]
     )
 

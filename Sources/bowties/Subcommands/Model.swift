@@ -16,11 +16,38 @@ extension BowTies {
                 destination, inverse, delete rule (what deleting this object does to the \
                 objects at the other end: cascade deletes them, nullify unlinks them, deny \
                 refuses) and how many objects they may hold. It needs no catalog.
+
+                --format xcdatamodel writes the declaration as Xcode's model file (the \
+                `contents` file inside a .xcdatamodel folder), so that an app on Apple's systems \
+                can be built on the same model: `bowties model --format xcdatamodel > \
+                BowTies.xcdatamodeld/BowTies.xcdatamodel/contents`. Its BowTie entity agrees, \
+                attribute by attribute, with the Core Data sample's model, except where bowties' \
+                declaration deliberately differs: id, name, rating, timesWorn and isFavorite are \
+                required (the sample makes every attribute optional); name (1 to 500) and \
+                searchKey (1 to 64) have lengths, and searchKey is unique; timesWorn is at least \
+                0; tintColor's class is written UIColor (NSColor on macOS). The Wear and Tag \
+                entities and BowTie's wears and tags are bowties' own. Rules a Core Data model \
+                cannot hold are left out: patterns, "not only spaces", case-insensitive tags, the \
+                derivation of timesWorn and lastWorn from wears, import keys.
                 """)
 
         @OptionGroup var options: CatalogOptions
 
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "text (the default) or xcdatamodel (Xcode's model file, on standard output).", valueName: "format"))
+        var format: ModelFormat = .text
+
+        enum ModelFormat: String, ExpressibleByArgument, CaseIterable {
+            case text, xcdatamodel
+        }
+
         func run() throws {
+            if format == .xcdatamodel {
+                Terminal.standardOutput.write(XcodeModelDocument.contents(of: BowTieModel.entities))
+                return
+            }
             if !options.json { Pager.start(disabled: options.noPager) }
             if options.json {
                 try Output.json(ModelJSON(entities: BowTieModel.entities.map(EntityJSON.init)))

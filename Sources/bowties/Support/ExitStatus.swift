@@ -1,5 +1,6 @@
 import ArgumentParser
 import BowTiesKit
+import CoreDataStore
 import Foundation
 import PropertyList
 
@@ -54,6 +55,12 @@ enum ExitStatus: Int32 {
             case .fileNotFound, .unreadable: self = .inputNotFound
             default: self = .invalidData
             }
+        case let error as CoreDataError:
+            switch error.kind {
+            case .storeNotFound, .unreadable: self = .inputNotFound
+            case .noSuchEntity: self = .usage
+            case .notCoreData, .damaged, .malformedArchive: self = .invalidData
+            }
         case is BowTiesKit.ValidationError, is ImportError, is TransformerError, is ValueTextError,
             is RecordTextError:
             self = .invalidData
@@ -79,7 +86,7 @@ enum ExitStatus: Int32 {
             Foundation.exit(ExitStatus.success.rawValue)
         }
         switch error {
-        case is CatalogError, is PropertyListError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
+        case is CatalogError, is PropertyListError, is CoreDataError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
             is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError:
             let status = ExitStatus(for: error)
             var error = error
