@@ -1418,11 +1418,16 @@ def machine(bowties):
 def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats=(), all_scale=()):
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
-    lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
-              f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
-              "Spread is the fastest and slowest run divided by the median. CPU is user + system "
-              "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
-              f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
+    if all_figures or formats:
+        lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
+                  f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
+                  "Spread is the fastest and slowest run divided by the median. CPU is user + system "
+                  "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
+                  f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
+    else:
+        lines += [f"`{command.strip()}`: the scale section only, each step at each size as many times as "
+                  "`--runs-at` says (default once; the median is quoted). CPU is user + system time from "
+                  f"/usr/bin/time. MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in machine_rows]
     lines += [f"| load average | {loads[0]} at the start, {loads[1]} at the end |", ""]
