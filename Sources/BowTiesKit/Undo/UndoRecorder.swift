@@ -155,44 +155,6 @@ enum UndoHistory {
         return photos
     }
 
-    /// How many rows one `DELETE` of a bulk removal takes (see
-    /// ``deleteRows(of:from:through:_:)``).
-    static let deletionBatch: Int64 = 4096
-
-    /// Deletes the rows of `table` whose rowids are in `first...last`,
-    /// ``deletionBatch`` rowids at a time, in the caller's transaction.
-    ///
-    /// One `DELETE` of a range from a table with triggers or foreign keys
-    /// first collects every rowid it will delete in memory (SQLite's
-    /// RowSet, 24 bytes a row), and every table of the model has both:
-    /// the undo of a ten-million-record import took 240 MB more than the
-    /// undo of a million. In batches, memory stays flat; the result is
-    /// the same, and so is the log the triggers write.
-    static func deleteRows(of table: String, from first: Int64, through last: Int64, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "DELETE FROM \"\(table)\" WHERE rowid BETWEEN ? AND ?")
-        var start = first
-        while start <= last {
-            let end = last - start >= deletionBatch ? start + deletionBatch - 1 : last
-            try statement.execute(arguments: [start, end])
-            start = end + 1
-        }
-    }
-
-    /// Deletes the entries of `undo_change` that `condition` matches (and
-    /// their images, by the cascade), ``deletionBatch`` at a time, for
-    /// the same reason as ``deleteRows(of:from:through:_:)``: the list of
-    /// a ten-million-record undo has ten million entries.
-    static func deleteChanges(where condition: String, _ db: Database) throws {
-        let statement = try db.makeStatement(
-            sql: """
-                DELETE FROM "undo_change" WHERE "seq" IN \
-                (SELECT "seq" FROM "undo_change" WHERE \(condition) LIMIT \(deletionBatch))
-                """)
-        repeat {
-            try statement.execute()
-        } while db.changesCount > 0
-    }
-
     /// The photos that the images of the changes matching `condition`
     /// (on `undo_change`) refer to.
     static func photosReferred(byChangesWhere condition: String, model: ObjectModel, _ db: Database) throws
