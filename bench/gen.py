@@ -10,11 +10,17 @@ on every machine, so figures from different runs compare the same input.
     python3 bench/gen.py 100000 out.plist            # with imageName keys
     python3 bench/gen.py 100000 out.plist --no-images
     python3 bench/gen.py 100000 out.plist --tags     # 1 record in 3 tagged
+    python3 bench/gen.py 10000000 out.jsonl --jsonl --no-images   # JSON Lines
 
 With --tags, 1 record in 3 also has a `tags` array of 1 to 3 names from a
 fixed vocabulary of 11. The tags depend on the index only, so the files
 with and without them hold the same ties otherwise, and a file without
 tags is byte for byte what it was before tags existed.
+
+With --jsonl, the same ties (the same draws, the same keys in the same
+order) are written as JSON Lines, one object per line, the colour as
+`#RRGGBB` as the export writes it: the input of the 10-million-record
+scale section, read by the JSON reader rather than the XML one.
 
 The file is written in chunks (a few MB of memory whatever the size) to a
 temporary name and renamed at the end, so an interrupted run never leaves a
@@ -113,12 +119,11 @@ def _date_text(seconds):
     return f"{year:04d}-{month:02d}-{day:02d}T{h:02d}:{m:02d}:{s:02d}Z"
 
 
-def records(count, images=True, tags=False):
-    """Yields the XML text of each record's <dict>.
-
-    imageName and tags depend on the index only (no random draw), so the
-    files with and without them hold the same ties otherwise.
-    """
+def _ties(count):
+    """Yields each record's values, drawn from the seeded generator in
+    the order the XML file has always drawn them: (index, id, adjective,
+    colour, joined, noun, rating text, times worn, last worn, favourite,
+    red, green, blue). `joined` says whether the name has " & Gold "."""
     rng = random.Random(SEED)
     for i in range(count):
         tie_id = str(uuid.UUID(int=rng.getrandbits(128), version=4)).upper()
@@ -126,8 +131,7 @@ def records(count, images=True, tags=False):
         noun = rng.choice(NOUNS)
         colour = PHOTOS[i % 7].capitalize()
         # One name in 16 needs an entity, as the sample's "Green &amp; Gold".
-        joiner = " &amp; Gold " if rng.random() < 0.0625 else " "
-        name = f"{adjective} {colour}{joiner}{noun} {i}"
+        joined = rng.random() < 0.0625
         # Ratings as the sample writes them: 3.5, 4, 2.25; some arbitrary.
         if rng.random() < 0.5:
             rating = rng.randrange(0, 21) / 4
@@ -136,10 +140,27 @@ def records(count, images=True, tags=False):
         rating_text = str(int(rating)) if rating == int(rating) else repr(rating)
         times = rng.randrange(0, 500)
         last = rng.randrange(DATE_FROM, DATE_TO)
-        favourite = "<true/>" if rng.random() < 0.1 else "<false/>"
+        favourite = rng.random() < 0.1
         red, green, blue = rng.randrange(256), rng.randrange(256), rng.randrange(256)
-        slug = adjective.lower().replace("ê", "e")
-        url = f"https://example.com/ties/{slug}-{colour.lower()}-{i}"
+        yield (i, tie_id, adjective, colour, joined, noun, rating_text, times, last, favourite, red, green, blue)
+
+
+def _url(adjective, colour, i):
+    slug = adjective.lower().replace("ê", "e")
+    return f"https://example.com/ties/{slug}-{colour.lower()}-{i}"
+
+
+def records(count, images=True, tags=False):
+    """Yields the XML text of each record's <dict>.
+
+    imageName and tags depend on the index only (no random draw), so the
+    files with and without them hold the same ties otherwise.
+    """
+    for (i, tie_id, adjective, colour, joined, noun, rating_text, times, last, favourite,
+         red, green, blue) in _ties(count):
+        joiner = " &amp; Gold " if joined else " "
+        name = f"{adjective} {colour}{joiner}{noun} {i}"
+        url = _url(adjective, colour, i)
         image = (f"\t\t<key>imageName</key>\n\t\t<string>{photo_name(i)}</string>\n"
                  if images else "")
         names = record_tags(i) if tags else []
@@ -150,7 +171,7 @@ def records(count, images=True, tags=False):
             "\t<dict>\n"
             f"\t\t<key>id</key>\n\t\t<string>{tie_id}</string>\n"
             f"{image}"
-            f"\t\t<key>isFavorite</key>\n\t\t{favourite}\n"
+            f"\t\t<key>isFavorite</key>\n\t\t{'<true/>' if favourite else '<false/>'}\n"
             f"\t\t<key>lastWorn</key>\n\t\t<date>{_date_text(last)}</date>\n"
             f"\t\t<key>name</key>\n\t\t<string>{name}</string>\n"
             f"\t\t<key>rating</key>\n\t\t<real>{rating_text}</real>\n"
@@ -167,19 +188,41 @@ def records(count, images=True, tags=False):
         )
 
 
-def generate(count, path, images=True, tags=False, chunk=5000):
-    """Writes `count` records to `path` (via `path.tmp`, then renamed)."""
+def json_lines(count, images=True, tags=False):
+    """Yields each record as one line of JSON Lines: the same ties as
+    records() (the same draws), keys in the same order, the colour as the
+    export writes it (`#RRGGBB`), `&` as itself. No value needs escaping
+    (no quote, backslash or control character), so none is escaped."""
+    for (i, tie_id, adjective, colour, joined, noun, rating_text, times, last, favourite,
+         red, green, blue) in _ties(count):
+        joiner = " & Gold " if joined else " "
+        image = f'"imageName": "{photo_name(i)}", ' if images else ""
+        names = [tag.replace("&amp;", "&") for tag in record_tags(i)] if tags else []
+        tag_array = ('"tags": [' + ", ".join(f'"{tag}"' for tag in names) + "], ") if names else ""
+        yield (
+            f'{{"id": "{tie_id}", {image}"isFavorite": {"true" if favourite else "false"}, '
+            f'"lastWorn": "{_date_text(last)}", "name": "{adjective} {colour}{joiner}{noun} {i}", '
+            f'"rating": {rating_text}, "searchKey": "{search_key(i)}", {tag_array}"timesWorn": {times}, '
+            f'"tintColor": "#{red:02X}{green:02X}{blue:02X}", "url": "{_url(adjective, colour, i)}"}}\n'
+        )
+
+
+def generate(count, path, images=True, tags=False, chunk=5000, jsonl=False):
+    """Writes `count` records to `path` (via `path.tmp`, then renamed): an
+    XML property list, or JSON Lines with `jsonl`."""
     temporary = f"{path}.tmp{os.getpid()}"
     with open(temporary, "w", encoding="utf-8", newline="\n") as out:
-        out.write(HEADER)
+        if not jsonl:
+            out.write(HEADER)
         batch = []
-        for text in records(count, images, tags):
+        for text in (json_lines if jsonl else records)(count, images, tags):
             batch.append(text)
             if len(batch) == chunk:
                 out.write("".join(batch))
                 batch.clear()
         out.write("".join(batch))
-        out.write(FOOTER)
+        if not jsonl:
+            out.write(FOOTER)
     os.replace(temporary, path)
 
 
@@ -189,6 +232,7 @@ def main():
     parser.add_argument("output", nargs="?")
     parser.add_argument("--no-images", action="store_true", help="leave out imageName keys")
     parser.add_argument("--tags", action="store_true", help="give 1 record in 3 a tags array")
+    parser.add_argument("--jsonl", action="store_true", help="write JSON Lines instead of an XML property list")
     parser.add_argument("--version", action="store_true", help="print the generator version")
     args = parser.parse_args()
     if args.version:
@@ -196,7 +240,7 @@ def main():
         return 0
     if args.count is None or args.output is None:
         parser.error("COUNT and OUTPUT are required")
-    generate(args.count, args.output, images=not args.no_images, tags=args.tags)
+    generate(args.count, args.output, images=not args.no_images, tags=args.tags, jsonl=args.jsonl)
     return 0
 
 

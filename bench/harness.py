@@ -202,6 +202,26 @@ IMPORT_FORMATS = [
     ("jsonl", "JSON Lines"), ("csv", "CSV"), ("tsv", "TSV"),
 ]
 FORMATS_MEMORY_LIMIT_KIB = 40 * 1024
+
+# The scale section (issue 21): a size above SCALE_FROM (`--records 10M`)
+# is measured next to SCALE_BASE in the same run, step by step: the
+# import of a generated JSON Lines file without photos, `list` of the
+# whole catalog, exports in JSON Lines and as an XML property list, and
+# `undo` of the import. Its time per record must stay within SCALE_LIMIT
+# times the base's, and its peak RSS within SCALE_MEMORY_LIMIT of it.
+SCALE_FROM = 1_000_000
+SCALE_BASE = 1_000_000
+SCALE_LIMIT = 1.2
+SCALE_MEMORY_LIMIT = 1.10
+# (name, label, what the step writes): run in this order at each size,
+# each step on the store the import made.
+SCALE_STEPS = [
+    ("import", "`bowties import FILE.jsonl --store S`", None),
+    ("list", "`bowties list --store S > /dev/null`", None),
+    ("export-jsonl", "`bowties export --format jsonl --output F --store S`", "jsonl"),
+    ("export-plist", "`bowties export --format plist --output F --store S`", "plist"),
+    ("undo", "`bowties undo --store S` (of the import)", None),
+]
 HEAD_LIMIT_SECONDS = 0.3
 
 
@@ -238,7 +258,10 @@ def parse_options(argv):
         description="Benchmark bowties against a C reference, Python and Foundation. "
         "Writes bench/results/latest.md.")
     parser.add_argument("--records", metavar="N", nargs="+", action="extend", type=count_argument,
-                        help="sizes to measure (default: 100k 1M; 10k, 100k, 1M forms work)")
+                        help="sizes to measure (default: 100k 1M; 10k, 100k, 1M forms work). A size above "
+                        "1M (10M) goes to the scale section: import, list, exports and undo next to the same "
+                        "steps at 1M, in the same run; given alone, it skips the warnings pair and the "
+                        "formats section unless they are asked for")
     parser.add_argument("--runs", metavar="K", type=int, default=3,
                         help="runs per import and export figure; the median is quoted (default 3)")
     parser.add_argument("--runs-at", metavar="SIZE=K", action="append", type=runs_at_argument,
@@ -258,6 +281,9 @@ def parse_options(argv):
                         "found (default 400k; the smallest --records size with --quick)")
     parser.add_argument("--skip-warnings", action="store_true",
                         help="skip the warnings-memory pair")
+    parser.add_argument("--scale-base", metavar="N", type=count_argument, default=SCALE_BASE,
+                        help="the size the scale section compares each larger size with (default 1M; "
+                        "e.g. --records 30k --scale-base 10k tests the section in seconds)")
     parser.add_argument("--strict", action="store_true", help="exit 2 when a target fails")
     parser.add_argument("--formats-records", metavar="N", nargs="+", action="extend", type=count_argument,
                         help="sizes of the formats section: every export format and list against the "
@@ -273,11 +299,22 @@ def parse_options(argv):
         options.runs = 1
         options.short_runs = 5
     options.records = sorted(set(options.records or [100_000, 1_000_000]))
-    options.formats_records = sorted(set(options.formats_records or ([10_000] if options.quick else [100_000, 1_000_000])))
+    # Sizes above SCALE_FROM (or --scale-base) get the scale section, not the comparisons
+    # with C, Python and Foundation (Foundation alone would need 46 GB).
+    options.scale_records = [count for count in options.records if count > options.scale_base]
+    options.records = [count for count in options.records if count <= options.scale_base]
+    if options.scale_records and not options.records:
+        if options.formats_records is None:
+            options.formats_records = []
+        if options.warnings_records is None:
+            options.skip_warnings = True
+    if options.formats_records is None:
+        options.formats_records = [10_000] if options.quick else [100_000, 1_000_000]
+    options.formats_records = sorted(set(options.formats_records))
     if options.formats_only and options.skip_formats:
         parser.error("--formats-only and --skip-formats exclude each other")
     if options.formats_only:
-        options.records, options.skip_warnings = [], True
+        options.records, options.scale_records, options.skip_warnings = [], [], True
     if options.skip_formats:
         options.formats_records = []
     if options.warnings_records is None:
@@ -866,6 +903,207 @@ def measure_exports(figures, store, runs, binaries):
             os.remove(out)
 
 
+# ---------------------------------------------------------------- scale
+
+def jsonl_file(count):
+    """The generated JSON Lines file of `count` ties without photos,
+    cached as the property lists are (streamed: a few MB whatever the
+    size)."""
+    folder = os.path.join(WORK, "data")
+    os.makedirs(folder, exist_ok=True)
+    name = f"bowties-g{gen.VERSION}-{count}-nophotos.jsonl"
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        log(f"  generating {name} ...")
+        start = time.perf_counter()
+        gen.generate(count, path, images=False, jsonl=True)
+        log(f"  generated {os.path.getsize(path) / 1e6:.0f} MB in {time.perf_counter() - start:.1f} s")
+    return path
+
+
+def store_bytes(store):
+    """The bytes of a store, its WAL and its shared memory, on disk now."""
+    return sum(os.path.getsize(store + suffix) for suffix in ("", "-wal", "-shm")
+               if os.path.exists(store + suffix))
+
+
+def timed_watching(command, wal, stdout_path=os.devnull):
+    """timed(), and the largest size the file `wal` reached meanwhile
+    (polled every 0.2 s): the WAL of a long transaction."""
+    import threading
+    largest = [0]
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(0.2):
+            try:
+                largest[0] = max(largest[0], os.path.getsize(wal))
+            except OSError:
+                pass
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    try:
+        run = timed(command, stdout_path)
+    finally:
+        done.set()
+        watcher.join()
+    return run, largest[0]
+
+
+def measure_scale(count, options, binaries):
+    """The scale section at one size: each step of SCALE_STEPS at
+    `options.scale_base` and at `count`, side by side in one run.
+
+    Each run imports both files into new stores, then takes each step at
+    both sizes in turn (which size goes first alternates from step to
+    step and from run to run), ending with the undo of the import. Every
+    step is checked: the rows stored, the lines written, nothing left
+    after the undo. Also kept: each store's size after the import and the
+    largest its WAL grew during each step.
+    """
+    base = options.scale_base
+    runs = options.runs_at.get(count, 1)
+    sizes = [base, count]
+    bowties = binaries["bowties"]
+    stores = os.path.join(WORK, "stores")
+    outputs = os.path.join(WORK, "out")
+    os.makedirs(stores, exist_ok=True)
+    os.makedirs(outputs, exist_ok=True)
+    files = {size: jsonl_file(size) for size in sizes}
+    figures = {"count": count, "base": base, "runs": runs, "checks": {}, "wal": {}, "store_bytes": {},
+               "bytes": {size: os.path.getsize(files[size]) for size in sizes}, "outputs": {},
+               "loads": [os.getloadavg()[0]]}
+    for name, _, _ in SCALE_STEPS:
+        for size in sizes:
+            figures[(name, size)] = Result()
+
+    def command(name, size, store, out):
+        if name == "import":
+            return [bowties, "import", files[size], "--store", store]
+        if name == "list":
+            return [bowties, "list", "--store", store]
+        if name == "undo":
+            return [bowties, "undo", "--store", store]
+        extension = name.split("-", 1)[1]
+        return [bowties, "export", "--format", extension, "--output", out, "--store", store]
+
+    for run in range(runs):
+        for size in sizes:
+            warm(files[size])
+        for number, (name, _, extension) in enumerate(SCALE_STEPS):
+            order = sizes if (run + number) % 2 == 0 else sizes[::-1]
+            for size in order:
+                result = figures[(name, size)]
+                store = os.path.join(stores, f"scale-{size}.sqlite")
+                if name == "import":
+                    remove_store(store)
+                elif not figures[("import", size)].ok:
+                    continue
+                if result.failure:
+                    continue
+                out = os.path.join(outputs, f"scale-{size}.{extension}") if extension else os.devnull
+                if extension and os.path.exists(out):
+                    os.remove(out)
+                measured, wal = timed_watching(command(name, size, store, out), store + "-wal")
+                if not record(result, measured, f"{name} {size:,}"):
+                    continue
+                figures["wal"][(name, size)] = max(wal, figures["wal"].get((name, size), 0))
+                if name == "import":
+                    rows = query(store, "SELECT count(*) FROM bowtie")[0]
+                    figures["store_bytes"][size] = store_bytes(store)
+                    if rows != size:
+                        result.failure = f"stored {rows:,} rows, expected {size:,}"
+                elif name == "undo":
+                    left = query(store, "SELECT count(*) FROM bowtie")[0]
+                    if left:
+                        result.failure = f"{left:,} rows left after undo"
+                elif extension:
+                    figures["outputs"][(name, size)] = os.path.getsize(out)
+                    if extension == "jsonl":
+                        lines = count_lines(out)
+                        if lines != size:
+                            result.failure = f"wrote {lines:,} lines, expected {size:,}"
+                    os.remove(out)
+                figures["loads"].append(os.getloadavg()[0])
+                if result.failure:
+                    log(f"    {name} {size:,}: FAILED ({result.failure})")
+                    continue
+                log(f"  {size:>10,} {name:<13} run {run + 1}/{runs}: {result.walls[-1]:8.2f} s "
+                    f"{result.walls[-1] / size * 1e6:6.2f} µs/record {result.rss[-1] / 1024:7.1f} MiB"
+                    f"{f', WAL up to {wal / 1e6:,.0f} MB' if wal else ''}")
+        for size in sizes:
+            remove_store(os.path.join(stores, f"scale-{size}.sqlite"))
+    return figures
+
+
+def per_record(result, size):
+    """Microseconds per record of a result's median, or None."""
+    return None if result.wall is None else result.wall / size * 1e6
+
+
+def scale_report(figures):
+    """The markdown of one size of the scale section."""
+    count, base, runs = figures["count"], figures["base"], figures["runs"]
+    lines = [f"## Scale: {count:,} records next to {base:,} ({runs} run(s) each, in the same run)", "",
+             f"Generated JSON Lines without photos (`bench/gen.py N FILE --jsonl --no-images`: "
+             f"{figures['bytes'][base] / 1e6:,.0f} MB and {figures['bytes'][count] / 1e6:,.0f} MB), each imported "
+             "into a new catalog; then on that catalog `list` (the whole table, to /dev/null), the exports, and "
+             "the undo of the import. The two sizes take each step in turn, alternating which goes first. "
+             "Time per record = wall ÷ records; the ratio is the larger size's time per record ÷ the base's.", "",
+             f"| step | wall at {base:,} | µs/record | peak RSS | wall at {count:,} | µs/record | peak RSS "
+             "| per record, ratio | CPU per record, ratio | peak RSS, ratio |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, label, _ in SCALE_STEPS:
+        small, large = figures[(name, base)], figures[(name, count)]
+
+        def columns(result, size):
+            if not result.ok:
+                return [f"failed ({(result.failure or '—')[:80]})", "", ""]
+            return [seconds(result.wall), f"{per_record(result, size):.2f}", mib(result.peak)]
+
+        lines.append(f"| {label} | " + " | ".join(columns(small, base) + columns(large, count)) + " | "
+                     f"{times(ratio(per_record(large, count), per_record(small, base)))} | "
+                     f"{times(ratio(large.cpu and large.cpu / count, small.cpu and small.cpu / base))} | "
+                     f"{times(ratio(large.peak, small.peak))} |")
+    lines.append("")
+    sizes = ", ".join(f"{size:,} records: {figures['store_bytes'][size] / 1e6:,.0f} MB"
+                      for size in (base, count) if size in figures["store_bytes"])
+    if sizes:
+        lines.append(f"Store after the import (file, WAL and shared memory): {sizes}.")
+    wal = [(name, size, figures["wal"].get((name, size), 0)) for name, _, _ in SCALE_STEPS for size in (base, count)]
+    if any(value for _, _, value in wal):
+        lines.append("Largest WAL seen during each step (polled every 0.2 s): " + "; ".join(
+            f"{name} {size:,} {value / 1e6:,.0f} MB" for name, size, value in wal if value) + ".")
+    loads = figures["loads"]
+    lines.append(f"Load average (1 minute) after each step: {min(loads):.1f} to {max(loads):.1f}, median "
+                 f"{statistics.median(loads):.1f}, on {os.cpu_count()} cores; CPU time (user + system) moves "
+                 "less with the load than wall time.")
+    lines.append("")
+    return lines
+
+
+def scale_targets(all_scale):
+    """The scale section's (target, figure, verdict) rows."""
+    rows = []
+    for figures in all_scale:
+        count, base = figures["count"], figures["base"]
+        for name, label, _ in SCALE_STEPS:
+            small, large = figures[(name, base)], figures[(name, count)]
+            r = ratio(per_record(large, count), per_record(small, base))
+            rows.append((f"{name}: time per record at {count:,} ≤ {SCALE_LIMIT:g}× {base:,}",
+                         f"{times(r)} ({seconds(large.wall)} ÷ {count:,} vs {seconds(small.wall)} ÷ {base:,})"
+                         if r is not None else (large.failure or small.failure or "—"),
+                         "**FAIL**" if r is None or r > SCALE_LIMIT else "PASS"))
+        for name, label, _ in SCALE_STEPS:
+            small, large = figures[(name, base)], figures[(name, count)]
+            r = ratio(large.peak, small.peak)
+            rows.append((f"{name}: peak RSS at {count:,} within {SCALE_MEMORY_LIMIT - 1:.0%} of {base:,}",
+                         f"{mib(large.peak)} vs {mib(small.peak)} ({times(r)})",
+                         "**FAIL**" if r is None or r > SCALE_MEMORY_LIMIT else "PASS"))
+    return rows
+
+
 # ---------------------------------------------------------------- formats
 
 def count_lines(path):
@@ -1177,14 +1415,19 @@ def machine(bowties):
     ]
 
 
-def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats=()):
+def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats=(), all_scale=()):
     lines = ["# bowties benchmark", ""]
     command = "bench/run " + " ".join(sys.argv[1:])
-    lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
-              f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
-              "Spread is the fastest and slowest run divided by the median. CPU is user + system "
-              "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
-              f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
+    if all_figures or formats:
+        lines += [f"`{command.strip()}`: medians of {options.runs} run(s) per import and export figure "
+                  f"(see per-size counts below), {options.short_runs} for the point commands and their floors. "
+                  "Spread is the fastest and slowest run divided by the median. CPU is user + system "
+                  "time from /usr/bin/time (median); on a busy machine it moves less than wall time. "
+                  f"MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
+    else:
+        lines += [f"`{command.strip()}`: the scale section only, each step at each size as many times as "
+                  "`--runs-at` says (default once; the median is quoted). CPU is user + system time from "
+                  f"/usr/bin/time. MiB are 2^20 bytes. The whole bench took {elapsed / 60:.1f} min.", ""]
     lines += ["## Machine", "", "| | |", "|---|---|"]
     lines += [f"| {name} | {value} |" for name, value in machine_rows]
     lines += [f"| load average | {loads[0]} at the start, {loads[1]} at the end |", ""]
@@ -1302,6 +1545,9 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats
     for figures in formats:
         lines += formats_report(figures, options)
 
+    for figures in all_scale:
+        lines += scale_report(figures)
+
     if warnings:
         count = warnings["count"]
         with_, without = warnings["with"], warnings["without"]
@@ -1322,7 +1568,7 @@ def report(all_figures, warnings, options, machine_rows, loads, elapsed, formats
         lines.append("")
 
     lines += ["## Targets", "", "| target | figure | pass |", "|---|---|---|"]
-    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats)
+    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats) + scale_targets(all_scale)
     lines += [f"| {name} | {figure} | {verdict} |" for name, figure, verdict in rows]
     lines.append("")
     return "\n".join(lines)
@@ -1569,7 +1815,7 @@ def main(argv):
     }
     for name, path in binaries.items():
         if name != "bowties" and not options.records:
-            continue  # the formats section compares with the sqlite3 shell only
+            continue  # the formats and scale sections need bowties and the sqlite3 shell only
         if not os.access(path, os.X_OK):
             log(f"bench: {name} binary {path} is missing; run bench/run, which builds it")
             return 1
@@ -1584,6 +1830,10 @@ def main(argv):
     for count in options.records:
         log(f"== {count:,} records")
         all_figures.append(measure_size(count, options, binaries))
+    all_scale = []
+    for count in options.scale_records:
+        log(f"== scale: {count:,} records next to {options.scale_base:,}")
+        all_scale.append(measure_scale(count, options, binaries))
     warnings = None
     if not options.skip_warnings:
         log(f"== warnings: {options.warnings_records:,} records, with and without photos")
@@ -1593,14 +1843,15 @@ def main(argv):
         log(f"== formats: {count:,} records")
         formats.append(measure_formats(count, options, binaries))
     loads.append(" ".join(f"{x:.2f}" for x in os.getloadavg()))
-    text = report(all_figures, warnings, options, machine_rows, loads, time.perf_counter() - start, formats)
+    text = report(all_figures, warnings, options, machine_rows, loads, time.perf_counter() - start, formats,
+                  all_scale)
     os.makedirs(os.path.dirname(os.path.abspath(options.output)), exist_ok=True)
     with open(options.output, "w", encoding="utf-8") as out:
         out.write(text)
     print(text)
     log(f"bench: wrote {os.path.relpath(options.output)}")
     failed = any(isinstance(result, Result) and result.failure
-                 for figures in all_figures for result in figures.values())
+                 for figures in all_figures + all_scale for result in figures.values())
     for figures in all_figures:
         checks = figures["checks"]
         worn, expected = checks.get("wear_counted", (0, 0))
@@ -1616,7 +1867,7 @@ def main(argv):
     if failed:
         log("bench: a command failed or a check did not hold; see the report")
         return 1
-    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats)
+    rows = (targets(all_figures, warnings) if all_figures else []) + formats_targets(formats) + scale_targets(all_scale)
     if options.strict and any(verdict == "**FAIL**" for _, _, verdict in rows):
         return 2
     return 0

@@ -49,6 +49,42 @@ extension ImportTests {
         #expect(again.updated == 0 && again.unchanged == 1)
     }
 
+    /// The ids an update has updated are kept in a temporary table, not in
+    /// memory: a stored record updated twice by one file is still refused,
+    /// and the table goes with the import (a second import, a dry run).
+    @Test func aStoredRecordUpdatedTwiceByOneFileIsRefused() throws {
+        let directory = try TemporaryDirectory()
+        let catalog = try Catalog.temporary(in: directory)
+        try catalog.importPropertyList(at: Fixtures.samplePlist)
+        let red = "<dict><key>id</key><string>B77AF80E-55E7-4111-B05C-A5641DE4D6B3</string>"
+        let file = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>
+            \(red)<key>rating</key><real>1</real></dict>
+            \(red)<key>rating</key><real>2</real></dict>
+            </array></plist>
+            """, to: "update/Twice.plist")
+        for dryRun in [false, true, false] {
+            do {
+                try catalog.importPropertyList(at: file, options: ImportOptions(update: true, dryRun: dryRun))
+                Issue.record("a record updated twice was imported")
+            } catch let error as ImportError {
+                #expect(error.recordNumber == 2 && error.field == "id")
+                #expect(error.message.contains("appears more than once in this file"), "\(error.message)")
+            }
+            #expect(try catalog.bowTie(matching: "R").rating == 3.5)
+        }
+        // Once: updated, then unchanged.
+        let once = try directory.write(
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><array>\(red)<key>rating</key><real>1</real></dict></array></plist>
+            """, to: "update/Once.plist")
+        #expect(try catalog.importPropertyList(at: once, options: ImportOptions(update: true)).updated == 1)
+        #expect(try catalog.importPropertyList(at: once, options: ImportOptions(update: true)).unchanged == 1)
+    }
+
     @Test func anUpdateWithoutTheNameKeepsTheStoredName() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Catalog.temporary(in: directory)

@@ -30,7 +30,8 @@ struct RecordImporter {
     /// however many records warn.
     var warnings = ImportWarningLog()
     var number = 0
-    var updatedIDs: Set<UUID> = []
+    /// The stored records this import updated: on disk, not in memory.
+    var updatedIDs = UpdatedRecordLog()
     /// What each SHA-256 a file gives for a photo (an export's
     /// `--photos hash`) stands for in the store, bounded likewise.
     var photoByHash: [String: NamedPhoto] = [:]
@@ -204,7 +205,7 @@ struct RecordImporter {
             db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE id = ?"),
             arguments: [tie.id.uuidString]
         ).map { try $0.decode(Int64.self, atIndex: 0) }
-        if let rowid = existing, rowid >= firstNewRowID || updatedIDs.contains(tie.id) {
+        if let rowid = existing, try rowid >= firstNewRowID || updatedIDs.contains(tie.id, db) {
             throw failure("the id \(tie.id.uuidString) appears more than once in this file", field: "id")
         }
         if existing != nil && !options.update {
@@ -296,7 +297,7 @@ struct RecordImporter {
             if record.children != nil { try deleteChildren(of: record) }
             try insertChildren(of: record)
             report.updated += 1
-            updatedIDs.insert(tie.id)
+            try updatedIDs.insert(tie.id, db)
         } else {
             try insertChildren(of: record)
             report.added += 1
@@ -652,6 +653,7 @@ struct RecordImporter {
     }
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
+        try updatedIDs.finish(db)
         for index in deferredIndexes {
             try db.execute(sql: index.createSQL)
         }

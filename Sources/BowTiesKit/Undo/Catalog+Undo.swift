@@ -228,8 +228,7 @@ extension Catalog {
             }
         }
         try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
-        try db.execute(
-            sql: "DELETE FROM \"undo_change\" WHERE \"action\" = ? AND \"phase\" = ?", arguments: [action.id, phase])
+        try UndoHistory.deleteChanges(where: "\"action\" = \(action.id) AND \"phase\" = \(phase)", db)
         try db.execute(
             sql: """
                 UPDATE "undo_action" SET "undone" = \
@@ -357,8 +356,7 @@ extension Catalog {
         case "insert":
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [entry.row])
         case "range":
-            try db.execute(
-                sql: "DELETE FROM \(table) WHERE rowid BETWEEN ? AND ?", arguments: [entry.row, entry.lastRow ?? entry.row])
+            try UndoHistory.deleteRows(of: entry.table, from: entry.row, through: entry.lastRow ?? entry.row, db)
         case "delete":
             // A table whose key is an integer keeps its rowid in that
             // column; the others get theirs back explicitly.

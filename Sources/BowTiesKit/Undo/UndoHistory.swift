@@ -23,6 +23,9 @@ enum UndoHistory {
         guard !actions.isEmpty else { return [] }
         let list = actions.map(String.init).joined(separator: ",")
         let photos = try photosReferred(byChangesWhere: "\"action\" IN (\(list))", model: model, db)
+        // The changes first, a batch at a time; the cascade from the
+        // actions would collect them all at once (see deleteChanges).
+        try deleteChanges(where: "\"action\" IN (\(list))", db)
         try db.execute(sql: "DELETE FROM \"undo_action\" WHERE \"id\" IN (\(list))")
         return photos
     }
