@@ -1,0 +1,141 @@
+// libFuzzer target: the SAX2 push parser behind PropertyListReader, fed
+// in chunks of every size.
+//
+// For each input it reads the document three ways: in the reader's
+// 64 KiB chunks, in chunks of 1 to 61 bytes (told by the input's first
+// byte, so that the fuzzer explores the boundaries), and from a file. It
+// checks that:
+// - reading never crashes, and throws nothing but a located
+//   PropertyListError (see Invariants); after an error, next() throws it
+//   again;
+// - every value and key is located inside the document;
+// - bytesConsumed never goes back, never passes the document's size, and
+//   is the whole document once next() returns nil;
+// - chunk boundaries change nothing: the same values at the same
+//   locations, or the same error (for libxml2's own errors, whose wording
+//   may depend on how much input it has, the same kind);
+// - the file and memory agree.
+import Foundation
+import FuzzSupport
+@_spi(Fuzzing) import PropertyList
+
+/// What reading a document gave: the records in order, or the records
+/// before an error and the error.
+struct Reading {
+    var rootIsArray = false
+    var rootLocation: SourceLocation?
+    var items: [PropertyListItem] = []
+    var error: PropertyListError?
+}
+
+func readAll(_ size: Int, _ context: StaticString, _ open: () throws -> PropertyListReader) -> Reading {
+    var reading = Reading()
+    let reader: PropertyListReader
+    do {
+        reader = try open()
+    } catch {
+        Invariants.check(readerError: error, context)
+        reading.error = error as? PropertyListError
+        return reading
+    }
+    reading.rootIsArray = reader.rootIsArray
+    reading.rootLocation = reader.rootLocation
+    Invariants.check(reader.rootLocation, context, "root")
+    var consumed = reader.bytesConsumed
+    do {
+        while let item = try reader.next() {
+            Invariants.checkLocations(item)
+            reading.items.append(item)
+            if !reader.rootIsArray && reading.items.count > 1 {
+                fatalError("\(context): a non-array root returned twice")
+            }
+            if reader.bytesConsumed < consumed || reader.bytesConsumed > size {
+                fatalError("\(context): bytesConsumed \(reader.bytesConsumed) after \(consumed), size \(size)")
+            }
+            consumed = reader.bytesConsumed
+        }
+        if reader.bytesConsumed != size {
+            fatalError("\(context): bytesConsumed \(reader.bytesConsumed) at the end of \(size) bytes")
+        }
+        if try reader.next() != nil {
+            fatalError("\(context): a value after nil")
+        }
+    } catch {
+        Invariants.check(readerError: error, context)
+        reading.error = error as? PropertyListError
+        do {
+            _ = try reader.next()
+            fatalError("\(context): next() after an error did not throw")
+        } catch let again as PropertyListError {
+            if again.description != reading.error?.description {
+                fatalError("\(context): a different error after \(error): \(again)")
+            }
+        } catch {
+            fatalError("\(context): \(error)")
+        }
+    }
+    return reading
+}
+
+/// The same value at the same locations, all the way down.
+func sameItem(_ a: PropertyListItem, _ b: PropertyListItem) -> Bool {
+    guard a.location == b.location else { return false }
+    switch (a.value, b.value) {
+    case (.array(let x), .array(let y)):
+        return x.count == y.count && zip(x, y).allSatisfy(sameItem)
+    case (.dictionary(let x), .dictionary(let y)):
+        return x.count == y.count
+            && zip(x.entries, y.entries).allSatisfy {
+                $0.key == $1.key && $0.keyLocation == $1.keyLocation && sameItem($0.item, $1.item)
+            }
+    default:
+        return Invariants.sameValue(a.value, b.value)
+    }
+}
+
+/// Two readings of one document agree.
+func compare(_ a: Reading, _ b: Reading, _ what: String) {
+    switch (a.error, b.error) {
+    case (nil, nil):
+        break
+    case (let x?, let y?):
+        // Our own errors (grammar, values, limits) come from events that
+        // do not depend on chunking; libxml2 may word a well-formedness
+        // error differently depending on how much input it holds.
+        let fromLibxml2 = x.kind == .malformedXML || y.kind == .malformedXML
+        if fromLibxml2 ? x.kind != y.kind : x.description != y.description {
+            fatalError("\(what): different errors:\n\(x)\n\(y)")
+        }
+        if !fromLibxml2 && a.items.count != b.items.count {
+            fatalError("\(what): \(a.items.count) and \(b.items.count) records before \(x)")
+        }
+        return
+    case (let x?, nil), (nil, let x?):
+        fatalError("\(what): one read fails, the other does not: \(x)")
+    }
+    guard a.rootIsArray == b.rootIsArray, a.rootLocation == b.rootLocation, a.items.count == b.items.count else {
+        fatalError("\(what): different roots or record counts")
+    }
+    for (x, y) in zip(a.items, b.items) where !sameItem(x, y) {
+        fatalError("\(what): different records at \(x.location) and \(y.location)")
+    }
+}
+
+let scratch = ScratchFile(tag: "push")
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
+    let name = Invariants.displayName
+    let whole = readAll(count, "64 KiB chunks") { try PropertyListReader(data: data, displayName: name) }
+    let chunkSize = 1 + Int(data.first ?? 0) % 61
+    let small = readAll(count, "small chunks") {
+        try PropertyListReader(data: data, displayName: name, chunkSize: chunkSize)
+    }
+    compare(whole, small, "chunks of \(chunkSize) bytes")
+    if scratch.write(data) {
+        let file = readAll(count, "file") { try PropertyListReader(contentsOf: scratch.url, displayName: name) }
+        compare(whole, file, "file")
+    }
+    return 0
+}
