@@ -105,12 +105,6 @@ static inline void CLibXML2_stopFromCallback(xmlParserCtxtPtr context) {
     context->instate = XML_PARSER_EOF;
 }
 
-/// Whether the parser has stopped (`instate` is `XML_PARSER_EOF`): at
-/// the end, or halted by an error.
-static inline int CLibXML2_isStopped(xmlParserCtxtPtr context) {
-    return context->instate == XML_PARSER_EOF;
-}
-
 /// Whether the parser has seen a well-formedness error (`wellFormed`).
 static inline int CLibXML2_isWellFormed(xmlParserCtxtPtr context) {
     return context->wellFormed;

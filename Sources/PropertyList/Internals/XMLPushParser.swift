@@ -168,9 +168,10 @@ final class XMLPushParser: TagPositions {
         if let error = libraryError {
             grammar.fail(propertyListError(from: error))
             CLibXML2_stopFromCallback(context)
-        } else if status != 0 && grammar.failure == nil && terminate == 0 && CLibXML2_isStopped(context) != 0 {
+        } else if status != 0 && grammar.failure == nil {
             // Errors raised without a parser context (input conversion
-            // failures) reach no handler: libxml2 only stops.
+            // failures) reach no handler: libxml2 only stops, and returns
+            // an error code (warnings set none).
             grammar.fail(
                 PropertyListError(
                     .malformedXML, "malformed XML: libxml2 stopped reading",

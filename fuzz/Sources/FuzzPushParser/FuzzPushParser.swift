@@ -1,9 +1,10 @@
 // libFuzzer target: the SAX2 push parser behind PropertyListReader, fed
 // in chunks of every size.
 //
-// For each input it reads the document three ways: in the reader's
-// 64 KiB chunks, in chunks of 1 to 61 bytes (told by the input's first
-// byte, so that the fuzzer explores the boundaries), and from a file. It
+// For each input it reads the document in memory two ways: in the
+// reader's 64 KiB chunks, and in chunks of 1 to 61 bytes (told by the
+// input's first byte, so that the fuzzer explores the boundaries). The
+// file path (pread into the same chunks) is FuzzPropertyListReader's. It
 // checks that:
 // - reading never crashes, and throws nothing but a located
 //   PropertyListError (see Invariants); after an error, next() throws it
@@ -12,9 +13,8 @@
 // - bytesConsumed never goes back, never passes the document's size, and
 //   is the whole document once next() returns nil;
 // - chunk boundaries change nothing: the same values at the same
-//   locations, or the same error (for libxml2's own errors, whose wording
-//   may depend on how much input it has, the same kind);
-// - the file and memory agree.
+//   locations, or the same error after the same records (unless libxml2
+//   itself failed one reading: see compare(_:_:_:));
 import Foundation
 import FuzzSupport
 @_spi(Fuzzing) import PropertyList
@@ -94,19 +94,26 @@ func sameItem(_ a: PropertyListItem, _ b: PropertyListItem) -> Bool {
 }
 
 /// Two readings of one document agree.
+///
+/// Unless libxml2 itself failed one of them: its push parser decides
+/// some constructs on the input it holds (a DOCTYPE whose quoted
+/// identifier holds a `>` is parsed as soon as that `>` arrives, and
+/// fails if the closing quote has not), so its verdict on a malformed or
+/// odd prolog may depend on where a chunk ends. `xmlTextReader`, which
+/// pushes 512 bytes at a time, did the same. Everything else, our own
+/// errors included, must not depend on chunking.
 func compare(_ a: Reading, _ b: Reading, _ what: String) {
+    if a.error?.kind == .malformedXML || b.error?.kind == .malformedXML {
+        return
+    }
     switch (a.error, b.error) {
     case (nil, nil):
         break
     case (let x?, let y?):
-        // Our own errors (grammar, values, limits) come from events that
-        // do not depend on chunking; libxml2 may word a well-formedness
-        // error differently depending on how much input it holds.
-        let fromLibxml2 = x.kind == .malformedXML || y.kind == .malformedXML
-        if fromLibxml2 ? x.kind != y.kind : x.description != y.description {
+        if x.description != y.description {
             fatalError("\(what): different errors:\n\(x)\n\(y)")
         }
-        if !fromLibxml2 && a.items.count != b.items.count {
+        if a.items.count != b.items.count {
             fatalError("\(what): \(a.items.count) and \(b.items.count) records before \(x)")
         }
         return
@@ -121,8 +128,6 @@ func compare(_ a: Reading, _ b: Reading, _ what: String) {
     }
 }
 
-let scratch = ScratchFile(tag: "push")
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
@@ -133,9 +138,5 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         try PropertyListReader(data: data, displayName: name, chunkSize: chunkSize)
     }
     compare(whole, small, "chunks of \(chunkSize) bytes")
-    if scratch.write(data) {
-        let file = readAll(count, "file") { try PropertyListReader(contentsOf: scratch.url, displayName: name) }
-        compare(whole, file, "file")
-    }
     return 0
 }
