@@ -102,8 +102,14 @@ func sameItem(_ a: PropertyListItem, _ b: PropertyListItem) -> Bool {
 /// odd prolog may depend on where a chunk ends. `xmlTextReader`, which
 /// pushes 512 bytes at a time, did the same. Everything else, our own
 /// errors included, must not depend on chunking.
-func compare(_ a: Reading, _ b: Reading, _ what: String) {
-    if a.error?.kind == .malformedXML || b.error?.kind == .malformedXML {
+///
+/// Nor in a stateful encoding: libxml2 2.9.14 converts each chunk it is
+/// pushed with a flush (`xmlParserInputBufferPush` calls
+/// `xmlCharEncInput(in, 1)`), so a UTF-7 shift sequence (`+4-`) cut by a
+/// chunk boundary decodes to other characters. ICU matches encoding names
+/// loosely (`UT-F7` is UTF-7). See fuzz/README.md, findings.
+func compare(_ a: Reading, _ b: Reading, _ what: String, document: Data) {
+    if a.error?.kind == .malformedXML || b.error?.kind == .malformedXML || isStateful(document) {
         return
     }
     switch (a.error, b.error) {
@@ -128,6 +134,15 @@ func compare(_ a: Reading, _ b: Reading, _ what: String) {
     }
 }
 
+/// Whether the XML declaration names a stateful encoding (UTF-7,
+/// ISO-2022, HZ, SCSU, BOCU), in any spelling ICU accepts.
+func isStateful(_ document: Data) -> Bool {
+    let head = String(decoding: document.prefix(1024), as: UTF8.self).lowercased()
+    guard let range = head.range(of: "encoding") else { return false }
+    let name = head[range.upperBound...].prefix(64).filter { $0.isLetter || $0.isNumber }
+    return ["utf7", "2022", "hz", "scsu", "bocu", "imap"].contains { name.contains($0) }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
@@ -137,6 +152,6 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let small = readAll(count, "small chunks") {
         try PropertyListReader(data: data, displayName: name, chunkSize: chunkSize)
     }
-    compare(whole, small, "chunks of \(chunkSize) bytes")
+    compare(whole, small, "chunks of \(chunkSize) bytes", document: data)
     return 0
 }
