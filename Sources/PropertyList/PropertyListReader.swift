@@ -36,13 +36,14 @@ public final class PropertyListReader {
 
     /// Whether the root object is an `<array>`, whose elements ``next()``
     /// returns one at a time. Known as soon as the reader is created.
-    public var rootIsArray: Bool { grammar.rootIsArray }
+    public var rootIsArray: Bool { grammar.pointee.rootIsArray }
 
     /// Where the root object's start tag is.
-    public var rootLocation: SourceLocation { grammar.rootLocation }
+    public var rootLocation: SourceLocation { grammar.pointee.rootLocation }
 
     private let parser: XMLPushParser
-    private let grammar: PropertyListGrammar
+    /// The parser's grammar (the parser owns it).
+    private let grammar: UnsafeMutablePointer<PropertyListGrammar>
     /// How far the records returned so far reach into the document.
     private var consumed = 0
     private var failed: PropertyListError?
@@ -112,8 +113,8 @@ public final class PropertyListReader {
     private init(parser: XMLPushParser) throws(PropertyListError) {
         self.parser = parser
         grammar = parser.grammar
-        while !grammar.rootSeen {
-            if let failure = grammar.failure {
+        while !grammar.pointee.rootSeen {
+            if let failure = grammar.pointee.failure {
                 throw failure
             }
             if parser.isFinished {
@@ -179,14 +180,14 @@ public final class PropertyListReader {
         }
         do throws(PropertyListError) {
             while true {
-                if let (item, end) = grammar.takeRecord() {
+                if let (item, end) = grammar.pointee.takeRecord() {
                     consumed = max(consumed, end)
                     return item
                 }
-                if let failure = grammar.failure {
+                if let failure = grammar.pointee.failure {
                     throw failure
                 }
-                if grammar.isComplete {
+                if grammar.pointee.isComplete {
                     consumed = parser.bytesFed
                     return nil
                 }

@@ -13,8 +13,12 @@ import Foundation
 /// Every message and location is the one the reader gave when it pulled
 /// nodes from `xmlTextReader`: the tests of `PropertyListTests` hold them.
 ///
+/// A struct, kept by the parser behind a pointer: as a class, or as a
+/// property of one, every access to its arrays paid Swift's dynamic
+/// exclusivity check (a fifth of the parsing thread's instructions).
+///
 /// Not thread-safe: one grammar, one parser, one thread.
-final class PropertyListGrammar {
+struct PropertyListGrammar {
     /// How deeply arrays and dictionaries may nest.
     static let maximumDepth = PropertyListReader.maximumDepth
 
@@ -92,7 +96,7 @@ final class PropertyListGrammar {
     var hasRecord: Bool { queueHead < queue.count }
 
     /// Takes the oldest finished record, with where it ends.
-    func takeRecord() -> (item: PropertyListItem, end: Int)? {
+    mutating func takeRecord() -> (item: PropertyListItem, end: Int)? {
         guard queueHead < queue.count else { return nil }
         let record = (queue[queueHead], queueEnds[queueHead])
         queueHead += 1
@@ -107,7 +111,7 @@ final class PropertyListGrammar {
     // MARK: - Events
 
     /// Stops the grammar at `error`, unless it has stopped already.
-    func fail(_ error: PropertyListError) {
+    mutating func fail(_ error: PropertyListError) {
         if failure == nil {
             failure = error
         }
@@ -118,7 +122,7 @@ final class PropertyListGrammar {
     ///
     /// - Parameters:
     ///   - end: how far into the document the tag ends, for progress.
-    func start(
+    mutating func start(
         _ name: ElementName, qualifiedName: () -> String, isEmpty: Bool, at location: SourceLocation,
         end: Int
     ) {
@@ -189,7 +193,7 @@ final class PropertyListGrammar {
     ///
     /// - Parameters:
     ///   - end: how far into the document the tag ends, for progress.
-    func end(_ name: ElementName, qualifiedName: () -> String, end: Int) {
+    mutating func end(_ name: ElementName, qualifiedName: () -> String, end: Int) {
         switch mode {
         case .container:
             let top = stack.count - 1
@@ -237,7 +241,7 @@ final class PropertyListGrammar {
 
     /// A piece of character data (text, CDATA, a character or predefined
     /// entity reference): a run may come in several pieces.
-    func text(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func text(_ bytes: UnsafeBufferPointer<UInt8>) {
         switch mode {
         case .scalar, .key:
             scratch.append(contentsOf: bytes)
@@ -255,7 +259,7 @@ final class PropertyListGrammar {
     /// The end of a run of character data that started at `location`:
     /// where only elements are allowed, text that is not whitespace is
     /// refused.
-    func endOfText(startedAt location: SourceLocation) {
+    mutating func endOfText(startedAt location: SourceLocation) {
         guard runHasText else { return }
         runHasText = false
         let found = "text " + Self.quoted(Array(Self.trimmed(looseText)))
@@ -283,14 +287,14 @@ final class PropertyListGrammar {
     }
 
     /// `&name;` for an entity that is not one of the five predefined ones.
-    func entityReference(_ name: String, at location: SourceLocation) {
+    mutating func entityReference(_ name: String, at location: SourceLocation) {
         fail(
             PropertyListError(
                 .forbiddenDeclaration, PropertyListReader.undeclaredEntityMessage(name), at: location))
     }
 
     /// The parser reached the end of a well-formed document.
-    func endOfDocument(at location: SourceLocation) {
+    mutating func endOfDocument(at location: SourceLocation) {
         guard failure == nil else { return }
         switch mode {
         case .afterPlist:
@@ -309,7 +313,7 @@ final class PropertyListGrammar {
     // MARK: - Building values
 
     /// Starts reading the object whose start tag is at `location`.
-    private func openObject(
+    private mutating func openObject(
         _ name: ElementName, qualifiedName: () -> String, isEmpty: Bool, at location: SourceLocation, end: Int
     ) {
         switch name {
@@ -358,7 +362,7 @@ final class PropertyListGrammar {
     }
 
     /// Hands a finished value to its container, or queues it as a record.
-    private func complete(_ item: PropertyListItem, end: Int) {
+    private mutating func complete(_ item: PropertyListItem, end: Int) {
         guard let top = stack.indices.last else {
             // The root, when it is not an array.
             queue.append(item)
@@ -383,7 +387,7 @@ final class PropertyListGrammar {
 
     /// A `<key>` was read: it waits for its value, unless its dictionary
     /// has it already.
-    private func finishKey(_ key: String, at location: SourceLocation) {
+    private mutating func finishKey(_ key: String, at location: SourceLocation) {
         mode = .container
         let top = stack.count - 1
         if let first = DuplicateKeys.entry(forKey: key, in: stack[top].entries, index: &stack[top].keyIndex) {
@@ -398,7 +402,7 @@ final class PropertyListGrammar {
 
     /// The value of a scalar whose text is in ``scratch``; `nil` after
     /// failing.
-    private func decodeScalar(_ name: ElementName, at location: SourceLocation) -> PropertyListValue? {
+    private mutating func decodeScalar(_ name: ElementName, at location: SourceLocation) -> PropertyListValue? {
         switch name {
         case .string:
             return .string(String(decoding: scratch, as: UTF8.self))
@@ -442,7 +446,7 @@ final class PropertyListGrammar {
 
     /// Remembers a finished container's size as the hint for the next
     /// container opened at the same depth (the first few depths only).
-    private func noteSize(_ count: Int, atDepth depth: Int) {
+    private mutating func noteSize(_ count: Int, atDepth depth: Int) {
         guard depth >= 0 && depth < 8 else { return }
         while capacityHints.count <= depth { capacityHints.append(0) }
         capacityHints[depth] = count
@@ -454,7 +458,7 @@ final class PropertyListGrammar {
 
     static let tooDeeplyNestedMessage = PropertyListReader.tooDeeplyNestedMessage
 
-    private func unexpected(_ message: String, at location: SourceLocation) {
+    private mutating func unexpected(_ message: String, at location: SourceLocation) {
         fail(PropertyListError(.unexpectedElement, message, at: location))
     }
 

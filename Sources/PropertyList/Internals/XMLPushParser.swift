@@ -43,7 +43,10 @@ final class XMLPushParser: TagPositions {
     static let maximumTextLength = 10_000_000
 
     let displayName: String
-    let grammar: PropertyListGrammar
+    /// The grammar the callbacks drive, owned by the parser. Behind a
+    /// pointer, as ``run`` is: class properties pay a dynamic exclusivity
+    /// check on every access, and the callbacks touch them for every tag.
+    let grammar: UnsafeMutablePointer<PropertyListGrammar>
 
     private var context: xmlParserCtxtPtr?
     private let fileName: SourceLocation.FileName
@@ -60,17 +63,22 @@ final class XMLPushParser: TagPositions {
     /// libxml2's first error, kept until `xmlParseChunk` returns.
     private var libraryError: LibraryError?
 
-    /// Where the last event other than text ended: where a run of text
-    /// that follows starts.
-    private var lastEndLine = 1
-    private var lastEndColumn = 1
-    /// Whether a run of text is open, and where it started.
-    private var inText = false
-    private var textLine = 1
-    private var textColumn = 1
-    private var textLength = 0
-    /// The start tag just read was `<name/>`: its end event is not one.
-    private var pendingEmptyEnd = false
+    private let run: UnsafeMutablePointer<RunState>
+
+    /// Where the events are, between callbacks.
+    private struct RunState {
+        /// Where the last event other than text ended: where a run of
+        /// text that follows starts.
+        var lastEndLine = 1
+        var lastEndColumn = 1
+        /// Whether a run of text is open, and where it started.
+        var inText = false
+        var textLine = 1
+        var textColumn = 1
+        var textLength = 0
+        /// The start tag just read was `<name/>`: its end event is not one.
+        var pendingEmptyEnd = false
+    }
 
     /// The parts of an `xmlError` the reader reports, copied out of
     /// libxml2's memory.
@@ -122,7 +130,10 @@ final class XMLPushParser: TagPositions {
         self.data = data
         self.displayName = displayName
         fileName = SourceLocation.FileName(displayName)
-        grammar = PropertyListGrammar(fileName: fileName)
+        grammar = UnsafeMutablePointer.allocate(capacity: 1)
+        grammar.initialize(to: PropertyListGrammar(fileName: fileName))
+        run = UnsafeMutablePointer.allocate(capacity: 1)
+        run.initialize(to: RunState())
         chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 4), alignment: 16)
         chunkLength = chunkSize
 
@@ -140,7 +151,7 @@ final class XMLPushParser: TagPositions {
         }
         self.context = context
         _ = xmlCtxtUseOptions(context, Self.options)
-        grammar.positions = self
+        grammar.pointee.positions = self
     }
 
     /// Frees the C parser (`xmlFreeParserCtxt`) and the chunk; the file,
@@ -150,6 +161,10 @@ final class XMLPushParser: TagPositions {
             xmlFreeParserCtxt(context)
         }
         chunk.deallocate()
+        grammar.deinitialize(count: 1)
+        grammar.deallocate()
+        run.deinitialize(count: 1)
+        run.deallocate()
     }
 
     // MARK: - Feeding
@@ -166,32 +181,32 @@ final class XMLPushParser: TagPositions {
         let status = xmlParseChunk(
             context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), terminate)
         if let error = libraryError {
-            grammar.fail(propertyListError(from: error))
+            grammar.pointee.fail(propertyListError(from: error))
             CLibXML2_stopFromCallback(context)
-        } else if status != 0 && grammar.failure == nil {
+        } else if status != 0 && grammar.pointee.failure == nil {
             // Errors raised without a parser context (input conversion
             // failures) reach no handler: libxml2 only stops, and returns
             // an error code (warnings set none).
-            grammar.fail(
+            grammar.pointee.fail(
                 PropertyListError(
                     .malformedXML, "malformed XML: libxml2 stopped reading",
-                    at: SourceLocation(fileName: fileName, line: lastEndLine, column: lastEndColumn)))
+                    at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn)))
         }
         if terminate == 1 {
             isFinished = true
-            if grammar.failure == nil {
+            if grammar.pointee.failure == nil {
                 if CLibXML2_isWellFormed(context) == 0 {
-                    grammar.fail(
+                    grammar.pointee.fail(
                         PropertyListError(
                             .malformedXML, "malformed XML: libxml2 stopped reading",
-                            at: SourceLocation(fileName: fileName, line: lastEndLine, column: lastEndColumn)))
+                            at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn)))
                 } else {
                     endText()
-                    grammar.endOfDocument(
-                        at: SourceLocation(fileName: fileName, line: lastEndLine, column: lastEndColumn))
+                    grammar.pointee.endOfDocument(
+                        at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn))
                 }
             }
-        } else if grammar.failure != nil {
+        } else if grammar.pointee.failure != nil {
             isFinished = true
         }
     }
@@ -226,9 +241,7 @@ final class XMLPushParser: TagPositions {
     /// How far into the document the parser is, in bytes of the UTF-8
     /// libxml2 parses (the file's bytes, unless it is in another
     /// encoding).
-    private var position: Int {
-        guard let context else { return bytesFed }
-        let cursor = CLibXML2_cursor(context)
+    private func position(_ cursor: CLibXML2_Cursor) -> Int {
         guard let base = cursor.base, let cur = cursor.cur else { return bytesFed }
         return min(Int(cursor.consumed) + (cur - base), bytesFed)
     }
@@ -305,86 +318,87 @@ final class XMLPushParser: TagPositions {
     }
 
     private func startElement(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
-        guard grammar.failure == nil, let context else { return }
+        guard grammar.pointee.failure == nil, let context else { return }
         endText()
         let cursor = CLibXML2_cursor(context)
         // The cursor is on the tag's `>`, or on the `/` of `/>`.
         let isEmpty = cursor.cur.map { $0[0] == UInt8(ascii: "/") && $0[1] == UInt8(ascii: ">") } ?? false
         let location = tagStart(cursor)
-        lastEndLine = Int(cursor.line)
-        lastEndColumn = Int(cursor.column) + (isEmpty ? 2 : 1)
-        pendingEmptyEnd = isEmpty
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column) + (isEmpty ? 2 : 1)
+        run.pointee.pendingEmptyEnd = isEmpty
         // `<foo:string>` is not `<string>`: Apple's parser does not know
         // namespaces either.
         let name = prefix == nil ? ElementName(cString: localName) : .other
-        let end = position + (isEmpty ? 2 : 1)
-        grammar.start(
+        let end = position(cursor) + (isEmpty ? 2 : 1)
+        grammar.pointee.start(
             name, qualifiedName: { Self.qualifiedName(localName, prefix: prefix) }, isEmpty: isEmpty,
             at: location, end: end)
         stopIfFailed()
     }
 
     private func endElement(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
-        guard grammar.failure == nil, let context else { return }
+        guard grammar.pointee.failure == nil, let context else { return }
         let cursor = CLibXML2_cursor(context)
-        lastEndLine = Int(cursor.line)
-        lastEndColumn = Int(cursor.column)
-        if pendingEmptyEnd {
-            pendingEmptyEnd = false
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
+        if run.pointee.pendingEmptyEnd {
+            run.pointee.pendingEmptyEnd = false
             return
         }
         endText()
         let name = prefix == nil ? ElementName(cString: localName) : .other
-        grammar.end(name, qualifiedName: { Self.qualifiedName(localName, prefix: prefix) }, end: position)
+        grammar.pointee.end(
+            name, qualifiedName: { Self.qualifiedName(localName, prefix: prefix) }, end: position(cursor))
         stopIfFailed()
     }
 
     private func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard grammar.failure == nil else { return }
-        if !inText {
-            inText = true
-            textLine = lastEndLine
-            textColumn = lastEndColumn
-            textLength = 0
-        } else if textLength + bytes.count > Self.maximumTextLength, let context {
+        guard grammar.pointee.failure == nil else { return }
+        if !run.pointee.inText {
+            run.pointee.inText = true
+            run.pointee.textLine = run.pointee.lastEndLine
+            run.pointee.textColumn = run.pointee.lastEndColumn
+            run.pointee.textLength = 0
+        } else if run.pointee.textLength + bytes.count > Self.maximumTextLength, let context {
             // What libxml2's tree builder said (`xmlSAX2Text`) when a text
             // node grew past its limit, at the cursor.
             let cursor = CLibXML2_cursor(context)
             libraryError = LibraryError(
                 code: Int32(XML_ERR_NO_MEMORY.rawValue), message: "xmlSAX2Characters: huge text node",
                 line: Int(cursor.line), column: Int(cursor.column), detail: nil)
-            grammar.fail(propertyListError(from: libraryError.unsafelyUnwrapped))
+            grammar.pointee.fail(propertyListError(from: libraryError.unsafelyUnwrapped))
             CLibXML2_stopFromCallback(context)
             return
         }
-        textLength += bytes.count
-        grammar.text(bytes)
+        run.pointee.textLength += bytes.count
+        grammar.pointee.text(bytes)
     }
 
     /// A comment or processing instruction: it ends a run of text.
     private func boundary() {
-        guard grammar.failure == nil, let context else { return }
+        guard grammar.pointee.failure == nil, let context else { return }
         endText()
         let cursor = CLibXML2_cursor(context)
-        lastEndLine = Int(cursor.line)
-        lastEndColumn = Int(cursor.column)
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
     }
 
     /// `&name;` for an entity libxml2 does not know (with a DOCTYPE that
     /// names an external DTD, libxml2 only warns about it).
     private func reference(_ name: UnsafePointer<UInt8>?) {
-        guard grammar.failure == nil, let context else { return }
+        guard grammar.pointee.failure == nil, let context else { return }
         endText()
         let text = name.map { String(cString: $0) } ?? "?"
         let cursor = CLibXML2_cursor(context)
         // The cursor is after the `;`.
         let width = 2 + text.unicodeScalars.count
-        grammar.entityReference(
+        grammar.pointee.entityReference(
             text,
             at: SourceLocation(
                 fileName: fileName, line: Int(cursor.line), column: max(Int(cursor.column) - width, 1)))
-        lastEndLine = Int(cursor.line)
-        lastEndColumn = Int(cursor.column)
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
         stopIfFailed()
     }
 
@@ -394,7 +408,7 @@ final class XMLPushParser: TagPositions {
     /// libxml2 does not say where the DTD is, so the error has no
     /// location.
     private func documentType() {
-        guard grammar.failure == nil, let context else { return }
+        guard grammar.pointee.failure == nil, let context else { return }
         let cursor = CLibXML2_cursor(context)
         if let cur = cursor.cur, cur[0] == UInt8(ascii: "[") {
             declaration()
@@ -403,21 +417,21 @@ final class XMLPushParser: TagPositions {
 
     /// Any declaration of an internal subset.
     private func declaration() {
-        guard grammar.failure == nil else { return }
-        grammar.fail(
+        guard grammar.pointee.failure == nil else { return }
+        grammar.pointee.fail(
             PropertyListError(.forbiddenDeclaration, PropertyListReader.internalSubsetMessage, file: displayName))
         stopIfFailed()
     }
 
     /// Closes the run of text, if one is open.
     private func endText() {
-        guard inText else { return }
-        inText = false
-        grammar.endOfText(startedAt: SourceLocation(fileName: fileName, line: textLine, column: textColumn))
+        guard run.pointee.inText else { return }
+        run.pointee.inText = false
+        grammar.pointee.endOfText(startedAt: SourceLocation(fileName: fileName, line: run.pointee.textLine, column: run.pointee.textColumn))
     }
 
     private func stopIfFailed() {
-        if grammar.failure != nil, let context {
+        if grammar.pointee.failure != nil, let context {
             CLibXML2_stopFromCallback(context)
         }
     }
@@ -437,8 +451,8 @@ final class XMLPushParser: TagPositions {
             line: Int(error.pointee.line),
             column: Int(error.pointee.int2),
             detail: error.pointee.str1.map { String(cString: $0) })
-        if grammar.failure == nil, let libraryError {
-            grammar.fail(propertyListError(from: libraryError))
+        if grammar.pointee.failure == nil, let libraryError {
+            grammar.pointee.fail(propertyListError(from: libraryError))
         }
     }
 
