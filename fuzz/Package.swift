@@ -7,6 +7,7 @@
 //
 //   FuzzPropertyListReader  PropertyListReader on arbitrary bytes
 //   FuzzBinaryPropertyListReader  BinaryPropertyListReader on arbitrary bytes
+//   FuzzPushParser          PropertyListReader's SAX2 push parser, in chunks of every size
 //   FuzzRecordDecoder       the importer's record decoding on arbitrary bytes
 //   FuzzJSONReader          JSONReader (array, JSON Lines) and their records' decoding
 //   FuzzCSVReader           CSVReader (CSV, TSV) and their records' decoding
@@ -25,6 +26,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzPropertyListReader",
+            dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "bowties")]
+        ),
+        .executableTarget(
+            name: "FuzzPushParser",
             dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "bowties")]
         ),
         .executableTarget(

@@ -21,6 +21,7 @@
 #include <libxml/tree.h>
 #include <libxml/entities.h>
 #include <libxml/parserInternals.h>
+#include <libxml/SAX2.h>
 
 /// Frees memory that libxml2 allocated (`xmlFree` is a global function
 /// pointer, which Swift 6's strict concurrency refuses to read directly).
@@ -64,6 +65,49 @@ static inline void CLibXML2_discardGenericError(void *context, const char *messa
 static inline void CLibXML2_silenceGenericErrors(void) {
     xmlSetGenericErrorFunc(NULL, CLibXML2_discardGenericError);
     xmlThrDefSetGenericErrorFunc(NULL, CLibXML2_discardGenericError);
+}
+
+/// Where a push parser's cursor is, read in one call from a SAX callback:
+/// the input buffer's start and the cursor in it, the cursor's line and
+/// column, and the bytes consumed before the buffer's start.
+///
+/// `xmlParserCtxt` is a large struct with a nested `xmlParserInput`;
+/// reading the five fields here keeps Swift from copying either.
+typedef struct {
+    const xmlChar *base;
+    const xmlChar *cur;
+    int line;
+    int column;
+    unsigned long consumed;
+} CLibXML2_Cursor;
+
+static inline CLibXML2_Cursor CLibXML2_cursor(xmlParserCtxtPtr context) {
+    CLibXML2_Cursor cursor = {NULL, NULL, 0, 0, 0};
+    if (context != NULL && context->input != NULL) {
+        cursor.base = context->input->base;
+        cursor.cur = context->input->cur;
+        cursor.line = context->input->line;
+        cursor.column = context->input->col;
+        cursor.consumed = context->input->consumed;
+    }
+    return cursor;
+}
+
+/// Stops a push parser from inside one of its SAX callbacks: no further
+/// callback, and `xmlParseChunk` returns as soon as the callback does.
+///
+/// This is what libxml2's own SAX2 handlers do when they give up
+/// (`xmlSAX2ErrMemory`): `xmlStopParser` would also free the input
+/// buffer, which the parser may still read on its way out of the
+/// callback.
+static inline void CLibXML2_stopFromCallback(xmlParserCtxtPtr context) {
+    context->disableSAX = 1;
+    context->instate = XML_PARSER_EOF;
+}
+
+/// Whether the parser has seen a well-formedness error (`wellFormed`).
+static inline int CLibXML2_isWellFormed(xmlParserCtxtPtr context) {
+    return context->wellFormed;
 }
 
 #endif

@@ -32,7 +32,19 @@ public final class PropertyListPrefetcher {
     ///   - batchSize: elements handed over at a time (fewer hand-overs,
     ///     less locking).
     ///   - maximumBatches: batches that may wait before the reader pauses.
-    public init(_ reader: PropertyListReader, batchSize: Int = 64, maximumBatches: Int = 8) {
+    public convenience init(_ reader: PropertyListReader, batchSize: Int = 64, maximumBatches: Int = 8) {
+        self.init(reading: reader, batchSize: batchSize, maximumBatches: maximumBatches)
+    }
+
+    /// Starts reading a binary property list's remaining elements on a
+    /// new thread, as for an XML one. ``bytesConsumed`` stays 0: a binary
+    /// property list is read in the order its objects are referenced, not
+    /// front to back.
+    public convenience init(_ reader: BinaryPropertyListReader, batchSize: Int = 64, maximumBatches: Int = 8) {
+        self.init(reading: reader, batchSize: batchSize, maximumBatches: maximumBatches)
+    }
+
+    private init(reading reader: any StreamingReader, batchSize: Int, maximumBatches: Int) {
         channel = Channel(capacity: max(maximumBatches, 1))
         let handOver = HandOver(reader: reader)
         let channel = channel
@@ -80,7 +92,7 @@ public final class PropertyListPrefetcher {
     }
 
     /// The reading thread's loop.
-    private static func produce(_ reader: PropertyListReader, into channel: Channel, batchSize: Int) {
+    private static func produce(_ reader: any StreamingReader, into channel: Channel, batchSize: Int) {
         var batch: [PropertyListItem] = []
         batch.reserveCapacity(batchSize)
         do {
@@ -103,18 +115,30 @@ public final class PropertyListPrefetcher {
 @available(*, unavailable, message: "one consumer: the prefetcher's state is not locked")
 extension PropertyListPrefetcher: Sendable {}
 
+/// A reader whose elements the prefetcher can read ahead.
+private protocol StreamingReader: AnyObject {
+    func next() throws -> PropertyListItem?
+    var bytesConsumed: Int { get }
+}
+
+extension PropertyListReader: StreamingReader {}
+
+extension BinaryPropertyListReader: StreamingReader {
+    var bytesConsumed: Int { 0 }
+}
+
 /// Moves the reader to the prefetcher's thread.
 ///
 /// `@unchecked Sendable`: the reader is taken once, by that thread, and
 /// the creating thread keeps no reference to it.
 private final class HandOver: @unchecked Sendable {
-    private var reader: PropertyListReader?
+    private var reader: (any StreamingReader)?
 
-    init(reader: PropertyListReader) {
+    init(reader: any StreamingReader) {
         self.reader = reader
     }
 
-    func take() -> PropertyListReader {
+    func take() -> any StreamingReader {
         defer { reader = nil }
         guard let reader else { preconditionFailure("the reader was handed over twice") }
         return reader

@@ -3,9 +3,10 @@ import Foundation
 /// Reads an XML property list as a stream: a root array one element at a
 /// time, any other root at once.
 ///
-/// The reader is built on libxml2's `xmlTextReader` and keeps only the
-/// element being read in memory, so a property list of a million records
-/// costs no more memory than one record:
+/// The reader is built on libxml2's SAX2 push parser: it reads the file
+/// in chunks of 64 KiB and builds each value as its tags go by, without a
+/// tree node per element, so a property list of a million records costs
+/// no more memory than a chunk and its records:
 ///
 /// ```swift
 /// let reader = try PropertyListReader(contentsOf: url)
@@ -25,63 +26,27 @@ import Foundation
 /// ``maximumDepth``. Every value and every error carries the line and
 /// column it comes from.
 ///
-/// A reader is not `Sendable`: it owns a libxml2 reader, which belongs to
-/// one thread. Create one reader per document and use it where it was
-/// created.
+/// A reader is not `Sendable`: it owns a libxml2 parser, which belongs to
+/// one thread at a time. Create one reader per document and use it where
+/// it was created (or hand it over whole, as ``PropertyListPrefetcher``
+/// does).
 public final class PropertyListReader {
     /// How deeply arrays and dictionaries may nest: 512, Apple's limit.
     public static let maximumDepth = 512
 
     /// Whether the root object is an `<array>`, whose elements ``next()``
     /// returns one at a time. Known as soon as the reader is created.
-    public private(set) var rootIsArray = false
+    public var rootIsArray: Bool { grammar.pointee.rootIsArray }
 
     /// Where the root object's start tag is.
-    public private(set) var rootLocation: SourceLocation
+    public var rootLocation: SourceLocation { grammar.pointee.rootLocation }
 
-    private let xml: XMLTextReader
-    private var state = State.finished
-    /// The text of the scalar being read, reused from value to value.
-    private var scratch: [UInt8] = []
-    /// Sizes of the last containers finished at each depth; see
-    /// `noteSize(_:atDepth:)`.
-    private var capacityHints: [Int] = []
-
-    private enum State {
-        /// A root that is not an array, not read yet.
-        case rootPending(ElementName, isEmpty: Bool)
-        /// Inside the root `<array>`, between elements.
-        case streamingArray
-        /// The root was `<array/>`: only the document's end remains.
-        case emptyArrayRoot
-        /// The root was returned; the document's end is not checked yet.
-        case awaitingEnd
-        case finished
-        case failed(PropertyListError)
-    }
-
-    /// What the grammar sees once whitespace, comments and processing
-    /// instructions are skipped.
-    private enum Event {
-        case start(ElementName, isEmpty: Bool)
-        case end(ElementName)
-        /// Text that is not whitespace.
-        case text
-        case endOfDocument
-    }
-
-    /// An `<array>` or `<dict>` whose end tag is still to come.
-    private struct OpenContainer {
-        var isDictionary: Bool
-        var location: SourceLocation
-        var items: [PropertyListItem] = []
-        var entries: [PropertyListDictionary.Entry] = []
-        /// The `<key>` read and waiting for its value.
-        var pendingKey: (key: String, location: SourceLocation)?
-        /// Key to entry index, built once a dictionary is large enough
-        /// for hashing to beat a linear scan.
-        var keyIndex: [String: Int]?
-    }
+    private let parser: XMLPushParser
+    /// The parser's grammar (the parser owns it).
+    private let grammar: UnsafeMutablePointer<PropertyListGrammar>
+    /// How far the records returned so far reach into the document.
+    private var consumed = 0
+    private var failed: PropertyListError?
 
     /// How many bytes of the prolog are examined before libxml2 sees the
     /// document (a binary header, an internal DTD subset).
@@ -104,11 +69,10 @@ public final class PropertyListReader {
         guard url.isFileURL else {
             throw PropertyListError(.unreadable, "not a file URL: \(url)", file: name)
         }
-        let path = url.path
         let file: OpenFile
         let prefix: [UInt8]
         do {
-            file = try OpenFile(path: path)
+            file = try OpenFile(path: url.path)
             prefix = try file.prefix(Self.prologScanLength)
         } catch {
             switch error {
@@ -118,14 +82,11 @@ public final class PropertyListReader {
                 throw PropertyListError(.unreadable, "cannot read file: \(reason)", file: name)
             }
         }
-        let rootPosition = try Self.examine(prefix, displayName: name)
-        let xml = try XMLTextReader(
-            file: file, path: path, displayName: name, rootPosition: rootPosition)
-        try self.init(xml: xml)
+        try Self.examine(prefix, displayName: name)
+        try self.init(parser: XMLPushParser(file: file, displayName: name))
     }
 
-    /// Reads a property list held in memory (tests, small inputs); the
-    /// reader keeps its own copy of `data`.
+    /// Reads a property list held in memory (tests, small inputs).
     ///
     /// - Parameters:
     ///   - data: the document's bytes.
@@ -134,44 +95,41 @@ public final class PropertyListReader {
     ///   list or its beginning is not a property list.
     public convenience init(data: Data, displayName: String) throws {
         let prefix = [UInt8](data.prefix(Self.prologScanLength))
-        let rootPosition = try Self.examine(prefix, displayName: displayName)
-        let xml = try XMLTextReader(
-            copying: data, displayName: displayName, rootPosition: rootPosition)
-        try self.init(xml: xml)
+        try Self.examine(prefix, displayName: displayName)
+        try self.init(parser: XMLPushParser(data: data, displayName: displayName))
     }
 
-    /// Reads through `<plist>` to the root object's start tag.
-    private init(xml: XMLTextReader) throws(PropertyListError) {
-        self.xml = xml
-        rootLocation = SourceLocation(file: xml.displayName, line: 1, column: 1)
+    /// Reads a property list held in memory, `chunkSize` bytes at a time:
+    /// for the fuzz target that checks that chunk boundaries change
+    /// nothing.
+    @_spi(Fuzzing)
+    public convenience init(data: Data, displayName: String, chunkSize: Int) throws {
+        let prefix = [UInt8](data.prefix(Self.prologScanLength))
+        try Self.examine(prefix, displayName: displayName)
+        try self.init(parser: XMLPushParser(data: data, displayName: displayName, chunkSize: chunkSize))
+    }
 
-        let first = try nextEvent()
-        guard case .start(.plist, let plistIsEmpty) = first else {
-            throw unexpected("expected <plist>, found \(describe(first))")
-        }
-        if plistIsEmpty {
-            throw unexpected("<plist/> is empty: \(Self.expectedObject)")
-        }
-        let root = try nextEvent()
-        guard case .start(let name, let isEmpty) = root, name.isObject else {
-            throw unexpected("\(Self.expectedObject), found \(describe(root))")
-        }
-        rootLocation = xml.location
-        if name == .array {
-            rootIsArray = true
-            state = isEmpty ? .emptyArrayRoot : .streamingArray
-        } else {
-            state = .rootPending(name, isEmpty: isEmpty)
+    /// Parses through `<plist>` to the root object's start tag.
+    private init(parser: XMLPushParser) throws(PropertyListError) {
+        self.parser = parser
+        grammar = parser.grammar
+        while !grammar.pointee.rootSeen {
+            if let failure = grammar.pointee.failure {
+                throw failure
+            }
+            if parser.isFinished {
+                // Unreachable: the grammar fails at the end of a document
+                // without a root.
+                throw PropertyListError(
+                    .unexpectedElement, "the document has no root object", file: parser.displayName)
+            }
+            try parser.feed()
         }
     }
 
     /// Refuses binary property lists and internal DTD subsets from the
     /// document's first bytes, before libxml2 parses anything.
-    ///
-    /// - Returns: where the root element starts, when the scan found it.
-    private static func examine(
-        _ prefix: [UInt8], displayName: String
-    ) throws(PropertyListError) -> (line: Int, column: Int)? {
+    private static func examine(_ prefix: [UInt8], displayName: String) throws(PropertyListError) {
         if prefix.starts(with: "bplist".utf8) {
             let header = String(decoding: prefix.prefix(8), as: UTF8.self)
             throw PropertyListError(
@@ -187,24 +145,20 @@ public final class PropertyListReader {
                 file: displayName)
         }
         let verdict = prefix.withUnsafeBytes { PrologScanner.scan($0) }
-        switch verdict {
-        case .internalSubset(let line, let column):
+        if case .internalSubset(let line, let column) = verdict {
             throw PropertyListError(
                 .forbiddenDeclaration, internalSubsetMessage,
                 at: SourceLocation(file: displayName, line: line, column: column))
-        case .rootElement(let line, let column):
-            return (line, column)
-        case .undetermined:
-            return nil
         }
     }
 
     // MARK: - Reading
 
-    /// Bytes of the document libxml2 has consumed so far, for progress
-    /// reporting (slightly ahead of the last value returned).
+    /// Bytes of the document read so far, for progress reporting: as far
+    /// as the last value returned reaches, and the whole document once
+    /// ``next()`` has returned `nil`.
     public var bytesConsumed: Int {
-        xml.bytesConsumed
+        consumed
     }
 
     /// Returns the next value: for an array root, its next element; for
@@ -213,48 +167,40 @@ public final class PropertyListReader {
     /// nothing after but whitespace, comments and processing
     /// instructions).
     ///
-    /// Only the value returned is built in memory.
-    ///
-    /// libxml2 parses a chunk of input ahead of the values returned, so a
-    /// document that is not well-formed XML may fail a few values before
-    /// the place its error points at.
+    /// Only the values of the chunk being parsed are built in memory. An
+    /// error is thrown after every value that comes before it in the
+    /// document.
     ///
     /// - Returns: the next value with its location, or `nil` at the end.
     /// - Throws: ``PropertyListError`` at the first problem; every later
     ///   call throws the same error.
     public func next() throws -> PropertyListItem? {
-        do {
-            return try advance()
-        } catch {
-            state = .failed(error)
-            throw error
+        if let failed {
+            throw failed
         }
-    }
-
-    private func advance() throws(PropertyListError) -> PropertyListItem? {
-        switch state {
-        case .rootPending(let name, let isEmpty):
-            let item = try readObject(name, isEmpty: isEmpty, at: rootLocation, enclosingDepth: 0)
-            state = .awaitingEnd
-            return item
-        case .streamingArray:
-            let event = try nextEvent()
-            switch event {
-            case .start(let name, let isEmpty):
-                return try readObject(name, isEmpty: isEmpty, at: xml.location, enclosingDepth: 1)
-            case .end:
-                try finishDocument()
-                return nil
-            case .text, .endOfDocument:
-                throw unexpected(
-                    "expected a property-list object or </array>, found \(describe(event))")
+        do throws(PropertyListError) {
+            while true {
+                if let (item, end) = grammar.pointee.takeRecord() {
+                    consumed = max(consumed, end)
+                    return item
+                }
+                if let failure = grammar.pointee.failure {
+                    throw failure
+                }
+                if grammar.pointee.isComplete {
+                    consumed = parser.bytesFed
+                    return nil
+                }
+                if parser.isFinished {
+                    // Unreachable: a finished parser leaves the grammar
+                    // complete or failed.
+                    throw PropertyListError(
+                        .malformedXML, "malformed XML: libxml2 stopped reading", file: parser.displayName)
+                }
+                try parser.feed()
             }
-        case .emptyArrayRoot, .awaitingEnd:
-            try finishDocument()
-            return nil
-        case .finished:
-            return nil
-        case .failed(let error):
+        } catch {
+            failed = error
             throw error
         }
     }
@@ -294,279 +240,10 @@ public final class PropertyListReader {
         guard let root = try next() else {
             // Unreachable: a reader that is not an array root returns its
             // root once.
-            throw unexpected("the document has no root object")
+            throw PropertyListError(.unexpectedElement, "the document has no root object", file: parser.displayName)
         }
         _ = try next()
         return root
-    }
-
-    // MARK: - Grammar
-
-    /// Reads one object whose start tag the reader is on, through its end
-    /// tag.
-    ///
-    /// Iterative rather than recursive: containers nest on an explicit
-    /// stack, so no document can exhaust the call stack.
-    ///
-    /// - Parameters:
-    ///   - enclosingDepth: how many containers enclose the object.
-    private func readObject(
-        _ firstName: ElementName, isEmpty firstIsEmpty: Bool, at firstLocation: SourceLocation,
-        enclosingDepth: Int
-    ) throws(PropertyListError) -> PropertyListItem {
-        var stack: [OpenContainer] = []
-        var name = firstName
-        var isEmpty = firstIsEmpty
-        var location = firstLocation
-
-        nextObject: while true {
-            // The reader is on the start tag of `name`.
-            var completed: PropertyListItem?
-            switch name {
-            case .array, .dict:
-                if enclosingDepth + stack.count + 1 > Self.maximumDepth {
-                    throw PropertyListError(.tooDeeplyNested, Self.tooDeeplyNestedMessage, at: location)
-                }
-                if isEmpty {
-                    let value: PropertyListValue =
-                        name == .array ? .array([]) : .dictionary(PropertyListDictionary())
-                    completed = PropertyListItem(value, at: location)
-                } else {
-                    var container = OpenContainer(isDictionary: name == .dict, location: location)
-                    // Records in one file tend to have the same shape: size
-                    // a container like the last one at its depth, so it is
-                    // allocated once instead of growing 1, 2, 4, 8, 16.
-                    if stack.count < capacityHints.count {
-                        if container.isDictionary {
-                            container.entries.reserveCapacity(capacityHints[stack.count])
-                        } else {
-                            container.items.reserveCapacity(min(capacityHints[stack.count], 1024))
-                        }
-                    }
-                    stack.append(container)
-                }
-            case .string, .data, .date, .integer, .real, .true, .false:
-                completed = PropertyListItem(try readScalar(name, isEmpty: isEmpty), at: location)
-            case .plist, .key, .other:
-                throw unexpected("\(Self.expectedObject), found \(describeStart(isEmpty: isEmpty))")
-            }
-
-            // Hand finished values to their container, and read on until
-            // the next object's start tag.
-            while true {
-                if let item = completed {
-                    guard let top = stack.indices.last else { return item }
-                    if let pending = stack[top].pendingKey {
-                        stack[top].entries.append(
-                            PropertyListDictionary.Entry(
-                                key: pending.key, keyLocation: pending.location, item: item))
-                        let position = stack[top].entries.count - 1
-                        stack[top].keyIndex?[pending.key] = position
-                        stack[top].pendingKey = nil
-                    } else {
-                        stack[top].items.append(item)
-                    }
-                    completed = nil
-                }
-                guard let top = stack.indices.last else { continue nextObject }
-
-                let event = try nextEvent()
-                if !stack[top].isDictionary {
-                    switch event {
-                    case .start(let next, let nextIsEmpty):
-                        (name, isEmpty, location) = (next, nextIsEmpty, xml.location)
-                        continue nextObject
-                    case .end:
-                        let array = stack.removeLast()
-                        noteSize(array.items.count, atDepth: stack.count)
-                        completed = PropertyListItem(.array(array.items), at: array.location)
-                    case .text, .endOfDocument:
-                        throw unexpected(
-                            "expected a property-list object or </array>, found \(describe(event))")
-                    }
-                } else if let pending = stack[top].pendingKey {
-                    guard case .start(let next, let nextIsEmpty) = event, next != .key else {
-                        throw unexpected(
-                            "expected a property-list object for key \"\(pending.key)\", "
-                                + "found \(describe(event))")
-                    }
-                    (name, isEmpty, location) = (next, nextIsEmpty, xml.location)
-                    continue nextObject
-                } else {
-                    switch event {
-                    case .start(.key, let keyIsEmpty):
-                        let keyLocation = xml.location
-                        let key = try readString(.key, isEmpty: keyIsEmpty)
-                        if let first = DuplicateKeys.entry(
-                            forKey: key, in: stack[top].entries, index: &stack[top].keyIndex)
-                        {
-                            throw PropertyListError(
-                                .duplicateKey,
-                                "duplicate key \"\(key)\" in <dict> (first at line \(first.keyLocation.line))",
-                                at: keyLocation)
-                        }
-                        stack[top].pendingKey = (key, keyLocation)
-                    case .end:
-                        let dictionary = stack.removeLast()
-                        noteSize(dictionary.entries.count, atDepth: stack.count)
-                        completed = PropertyListItem(
-                            .dictionary(PropertyListDictionary(entries: dictionary.entries)),
-                            at: dictionary.location)
-                    case .start, .text, .endOfDocument:
-                        throw unexpected("expected <key> or </dict>, found \(describe(event))")
-                    }
-                }
-            }
-        }
-    }
-
-    /// Remembers a finished container's size as the hint for the next
-    /// container opened at the same depth (the first few depths only).
-    private func noteSize(_ count: Int, atDepth depth: Int) {
-        guard depth < 8 else { return }
-        while capacityHints.count <= depth { capacityHints.append(0) }
-        capacityHints[depth] = count
-    }
-
-    /// Reads a scalar whose start tag the reader is on, through its end
-    /// tag.
-    private func readScalar(_ name: ElementName, isEmpty: Bool) throws(PropertyListError) -> PropertyListValue {
-        let location = xml.location
-        switch name {
-        case .string:
-            return .string(try readString(.string, isEmpty: isEmpty))
-        case .true, .false:
-            try readText(name, isEmpty: isEmpty)
-            guard scratch.allSatisfy(ScalarDecoder.isWhitespace) else {
-                throw PropertyListError(
-                    .invalidValue, "<\(name.name ?? "")/> must be empty, found \(Self.quoted(scratch))",
-                    at: location)
-            }
-            return .bool(name == .true)
-        case .integer:
-            try readText(name, isEmpty: isEmpty)
-            guard let value = ScalarDecoder.integer(scratch) else {
-                throw invalidValue("invalid <integer> \(Self.quoted(scratch))", at: location)
-            }
-            return .integer(value)
-        case .real:
-            try readText(name, isEmpty: isEmpty)
-            guard let value = ScalarDecoder.real(scratch) else {
-                throw invalidValue("invalid <real> \(Self.quoted(scratch))", at: location)
-            }
-            return .real(value)
-        case .date:
-            try readText(name, isEmpty: isEmpty)
-            guard let value = ScalarDecoder.date(scratch) else {
-                throw invalidValue(
-                    "<date> must be YYYY-MM-DDTHH:MM:SSZ, found \(Self.quoted(scratch))", at: location)
-            }
-            return .date(value)
-        case .data:
-            try readText(name, isEmpty: isEmpty)
-            guard let value = ScalarDecoder.base64(scratch) else {
-                throw invalidValue("invalid Base64 in <data>: \(Self.quoted(scratch))", at: location)
-            }
-            return .data(value)
-        case .plist, .array, .dict, .key, .other:
-            throw unexpected("\(Self.expectedObject), found \(describeStart(isEmpty: isEmpty))")
-        }
-    }
-
-    /// Reads the text of a `<string>` or `<key>` through its end tag.
-    ///
-    /// The usual single text node becomes a `String` straight from
-    /// libxml2's bytes, without going through ``scratch``.
-    private func readString(_ name: ElementName, isEmpty: Bool) throws(PropertyListError) -> String {
-        guard !isEmpty else { return "" }
-        var string = ""
-        while let node = try xml.read() {
-            switch node {
-            case .text:
-                if string.isEmpty {
-                    string = String(decoding: xml.text, as: UTF8.self)
-                } else {
-                    string += String(decoding: xml.text, as: UTF8.self)
-                }
-            case .endElement:
-                return string
-            case .comment, .processingInstruction, .documentType, .other:
-                continue
-            case .startElement(_, let childIsEmpty):
-                throw unexpected(
-                    "expected text or </\(name.name ?? "")>, found \(describeStart(isEmpty: childIsEmpty))")
-            case .entityReference:
-                throw entityReferenceError()
-            }
-        }
-        throw unexpected("expected </\(name.name ?? "")>, found end of document")
-    }
-
-    /// Reads a scalar's text into ``scratch`` through its end tag.
-    private func readText(_ name: ElementName, isEmpty: Bool) throws(PropertyListError) {
-        scratch.removeAll(keepingCapacity: true)
-        guard !isEmpty else { return }
-        while let node = try xml.read() {
-            switch node {
-            case .text:
-                scratch.append(contentsOf: xml.text)
-            case .endElement:
-                return
-            case .comment, .processingInstruction, .documentType, .other:
-                continue
-            case .startElement(_, let childIsEmpty):
-                let expected = name == .true || name == .false ? "" : "text or "
-                throw unexpected(
-                    "expected \(expected)</\(name.name ?? "")>, found \(describeStart(isEmpty: childIsEmpty))")
-            case .entityReference:
-                throw entityReferenceError()
-            }
-        }
-        throw unexpected("expected </\(name.name ?? "")>, found end of document")
-    }
-
-    /// Checks what follows the root object: `</plist>`, then the end.
-    private func finishDocument() throws(PropertyListError) {
-        let event = try nextEvent()
-        guard case .end(.plist) = event else {
-            throw unexpected("expected </plist> after the root object, found \(describe(event))")
-        }
-        let after = try nextEvent()
-        guard case .endOfDocument = after else {
-            throw unexpected("expected the end of the document after </plist>, found \(describe(after))")
-        }
-        state = .finished
-    }
-
-    /// The next element boundary or non-whitespace text, skipping
-    /// whitespace, comments and processing instructions, and refusing
-    /// entities.
-    private func nextEvent() throws(PropertyListError) -> Event {
-        while let node = try xml.read() {
-            switch node {
-            case .startElement(let name, let isEmpty):
-                return .start(name, isEmpty: isEmpty)
-            case .endElement(let name):
-                return .end(name)
-            case .text:
-                if !xml.textIsWhitespace {
-                    return .text
-                }
-            case .comment, .processingInstruction, .other:
-                continue
-            case .documentType(let hasInternalSubset):
-                // Only reached when the prolog scan could not see the DTD
-                // (a very long prolog, UTF-16); libxml2 does not say where
-                // the DTD is, so the error has no location.
-                if hasInternalSubset {
-                    throw PropertyListError(
-                        .forbiddenDeclaration, Self.internalSubsetMessage, file: xml.displayName)
-                }
-            case .entityReference:
-                throw entityReferenceError()
-            }
-        }
-        return .endOfDocument
     }
 
     // MARK: - Messages
@@ -577,61 +254,15 @@ public final class PropertyListReader {
 
     static let tooDeeplyNestedMessage = "nesting deeper than \(maximumDepth) levels"
 
-    static func undeclaredEntityMessage(_ name: String) -> String {
-        "entity reference &\(name); is refused "
-            + "(only &lt; &gt; &amp; &apos; &quot; and numeric character references are allowed)"
-    }
-
-    private static let expectedObject =
-        "expected a property-list object (<dict>, <array>, <string>, ...)"
-
-    private func unexpected(_ message: String) -> PropertyListError {
-        PropertyListError(.unexpectedElement, message, at: xml.location)
-    }
-
-    private func invalidValue(_ message: String, at location: SourceLocation) -> PropertyListError {
-        PropertyListError(.invalidValue, message, at: location)
-    }
-
-    private func entityReferenceError() -> PropertyListError {
-        PropertyListError(.forbiddenDeclaration, Self.undeclaredEntityMessage(xml.currentName), at: xml.location)
-    }
-
-    /// How an event reads in "found ..." (call before the next read: the
-    /// name comes from the current node).
-    private func describe(_ event: Event) -> String {
-        switch event {
-        case .start(_, let isEmpty): describeStart(isEmpty: isEmpty)
-        case .end: "</\(xml.currentName)>"
-        case .text: "text \(Self.quoted(Array(Self.trimmed(xml.text))))"
-        case .endOfDocument: "the end of the document"
-        }
-    }
-
-    private func describeStart(isEmpty: Bool) -> String {
-        isEmpty ? "<\(xml.currentName)/>" : "<\(xml.currentName)>"
-    }
-
-    /// `text` without its leading and trailing XML whitespace.
-    private static func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> Slice<UnsafeBufferPointer<UInt8>> {
-        let start = text.firstIndex { !ScalarDecoder.isWhitespace($0) } ?? text.endIndex
-        let end = text.lastIndex { !ScalarDecoder.isWhitespace($0) }.map { $0 + 1 } ?? start
-        return text[start..<end]
-    }
-
     /// Text quoted for a message: at most 40 characters, line breaks and
     /// tabs made visible.
     static func quoted(_ bytes: [UInt8]) -> String {
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.count > 40 {
-            text = String(text.prefix(40)) + "..."
-        }
-        text = text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-            .replacingOccurrences(of: "\r", with: "\\r")
-            .replacingOccurrences(of: "\t", with: "\\t")
-        return "\"\(text)\""
+        PropertyListGrammar.quoted(bytes)
+    }
+
+    static func undeclaredEntityMessage(_ name: String) -> String {
+        "entity reference &\(name); is refused "
+            + "(only &lt; &gt; &amp; &apos; &quot; and numeric character references are allowed)"
     }
 }
 

@@ -18,13 +18,18 @@ extension JSONReader: RecordSource {}
 
 /// A binary property list's records: its root array's elements, or the
 /// root itself.
+///
+/// A root array's elements are decoded on a second core, a bounded number
+/// ahead (``PropertyListPrefetcher``), as an XML file's are parsed:
+/// records still arrive in order, and an error after every record before
+/// it.
 final class BinaryRecordSource: RecordSource {
-    private let reader: BinaryPropertyListReader
+    private let reader: RecordSource
     private let size: Int
     private var done = false
 
     init(_ reader: BinaryPropertyListReader, size: Int) {
-        self.reader = reader
+        self.reader = reader.rootIsArray ? PropertyListPrefetcher(reader) : BinaryReaderSource(reader)
         self.size = size
     }
 
@@ -36,6 +41,21 @@ final class BinaryRecordSource: RecordSource {
 
     /// The whole file is read when it opens; progress counts it at the end.
     var bytesConsumed: Int { done ? size : 0 }
+}
+
+/// A binary reader read where it is, for a root that is not an array.
+private final class BinaryReaderSource: RecordSource {
+    private let reader: BinaryPropertyListReader
+
+    init(_ reader: BinaryPropertyListReader) {
+        self.reader = reader
+    }
+
+    func next() throws -> PropertyListItem? {
+        try reader.next()
+    }
+
+    var bytesConsumed: Int { 0 }
 }
 
 /// The rows of a CSV (or TSV) file as records: the header names each

@@ -1,0 +1,589 @@
+internal import CLibXML2
+import Foundation
+
+/// The one place where libxml2 is called: owns a SAX2 push parser
+/// (`xmlCreatePushParserCtxt`), feeds it the document in fixed-size
+/// chunks (`xmlParseChunk`), and turns its callbacks into the events of a
+/// ``PropertyListGrammar``, each with its line and column.
+///
+/// No tree is built: where `xmlTextReader` made, linked and freed a node
+/// per element and per run of text, the callbacks hand the bytes straight
+/// to the grammar. Memory is one chunk of input, libxml2's buffer of a few
+/// chunks, and the records of one chunk.
+///
+/// The parser is configured to be safe by construction, as the text
+/// reader was: the options are `XML_PARSE_NONET` (never touch the
+/// network), `XML_PARSE_NOCDATA` (CDATA arrives as text),
+/// `XML_PARSE_COMPACT` and `XML_PARSE_BIG_LINES`; without `NOENT`,
+/// `DTDLOAD`, `DTDVALID` or `XINCLUDE` libxml2 loads no external DTD or
+/// entity, and without `XML_PARSE_HUGE` its size limits stay on. The SAX
+/// handler has no `getEntity`, `resolveEntity` or `externalSubset`
+/// callback, so no entity is ever looked up or loaded, and every
+/// declaration callback refuses the document. libxml2's 10,000,000-byte
+/// limit on a text node, which its tree builder enforced, is enforced
+/// here on each run of text.
+///
+/// libxml2 never prints: a structured error handler keeps its first
+/// error, which becomes the grammar's failure.
+///
+/// Locations: in a callback, libxml2's cursor knows its line and column
+/// exactly (no 65,535 cap, no parsing ahead). A start tag's callback comes
+/// with the cursor on its `>`, an end tag's just after it: the tag starts
+/// at the `<` before the cursor, which is still in libxml2's buffer. Text
+/// starts where the event before it ended.
+///
+/// Not thread-safe: one parser, one thread.
+final class XMLPushParser: TagPositions {
+    /// How many bytes are read and handed to libxml2 at a time, unless a
+    /// fuzz target asks for fewer.
+    static let chunkSize = 64 * 1024
+
+    /// libxml2's limit on a text node without `XML_PARSE_HUGE`
+    /// (`XML_MAX_TEXT_LENGTH`).
+    static let maximumTextLength = 10_000_000
+
+    let displayName: String
+    /// The grammar the callbacks drive, owned by the parser. Behind a
+    /// pointer, as ``run`` is: class properties pay a dynamic exclusivity
+    /// check on every access, and the callbacks touch them for every tag.
+    let grammar: UnsafeMutablePointer<PropertyListGrammar>
+
+    private var context: xmlParserCtxtPtr?
+    private let fileName: SourceLocation.FileName
+    /// The file read through its descriptor, or the document in memory.
+    private let file: OpenFile?
+    private let data: Data?
+    /// Bytes handed to libxml2 so far.
+    private(set) var bytesFed = 0
+    /// Whether the last chunk, and the end, were handed to libxml2.
+    private(set) var isFinished = false
+    private let chunk: UnsafeMutableRawBufferPointer
+    /// Bytes fed per `xmlParseChunk` after the first four.
+    private let chunkLength: Int
+    /// libxml2's first error, kept until `xmlParseChunk` returns.
+    private var libraryError: LibraryError?
+
+    private let run: UnsafeMutablePointer<RunState>
+
+    /// Where the events are, between callbacks.
+    private struct RunState {
+        /// Where the last event other than text ended: where a run of
+        /// text that follows starts.
+        var lastEndLine = 1
+        var lastEndColumn = 1
+        /// Whether a run of text is open, and where it started.
+        var inText = false
+        var textLine = 1
+        var textColumn = 1
+        var textLength = 0
+        /// The start tag just read was `<name/>`: its end event is not one.
+        var pendingEmptyEnd = false
+    }
+
+    /// The parts of an `xmlError` the reader reports, copied out of
+    /// libxml2's memory.
+    struct LibraryError {
+        var code: Int32
+        var message: String
+        var line: Int
+        /// libxml2's column (`int2`), 0 when unknown.
+        var column: Int
+        /// The error's first string argument (`str1`): the entity name for
+        /// entity errors.
+        var detail: String?
+    }
+
+    /// Options for `xmlCtxtUseOptions`; see the type's documentation.
+    private static let options = Int32(
+        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
+            | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+
+    /// Prepares libxml2 once per process, before the first parser:
+    /// `xmlInitParser` (its lazy initialisation is not thread-safe), and
+    /// its depth limit (256) raised to the reader's, `<plist>` plus
+    /// ``PropertyListReader/maximumDepth`` containers
+    /// (`CLibXML2_raiseParserMaxDepth`, i.e. `xmlParserMaxDepth`), and
+    /// its generic error channel silenced (`CLibXML2_silenceGenericErrors`).
+    private static let libraryPrepared: Void = {
+        xmlInitParser()
+        CLibXML2_raiseParserMaxDepth(UInt32(PropertyListReader.maximumDepth + 1))
+        CLibXML2_silenceGenericErrors()
+    }()
+
+    /// Reads the regular file open as `file`, from its start.
+    convenience init(file: OpenFile, displayName: String) throws(PropertyListError) {
+        try self.init(file: file, data: nil, displayName: displayName, chunkSize: Self.chunkSize)
+    }
+
+    /// Reads `data` (kept, not copied: `Data` is a value), `chunkSize`
+    /// bytes at a time.
+    convenience init(data: Data, displayName: String, chunkSize: Int = XMLPushParser.chunkSize) throws(PropertyListError) {
+        try self.init(
+            file: nil, data: data, displayName: displayName, chunkSize: max(chunkSize, 1))
+    }
+
+    private init(
+        file: OpenFile?, data: Data?, displayName: String, chunkSize: Int
+    ) throws(PropertyListError) {
+        _ = Self.libraryPrepared
+        self.file = file
+        self.data = data
+        self.displayName = displayName
+        fileName = SourceLocation.FileName(displayName)
+        grammar = UnsafeMutablePointer.allocate(capacity: 1)
+        grammar.initialize(to: PropertyListGrammar(fileName: fileName))
+        run = UnsafeMutablePointer.allocate(capacity: 1)
+        run.initialize(to: RunState())
+        chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: max(chunkSize, 4), alignment: 16)
+        chunkLength = chunkSize
+
+        var handler = xmlSAXHandler()
+        Self.install(into: &handler)
+        // The first four bytes tell libxml2 the encoding (UTF-8, UTF-16 with
+        // or without a byte-order mark...), as `xmlTextReader` does.
+        let first = try read(upTo: 4)
+        let context = xmlCreatePushParserCtxt(
+            &handler, Unmanaged.passUnretained(self).toOpaque(),
+            first.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(first.count), nil)
+        guard let context else {
+            // `deinit` frees the chunk.
+            throw PropertyListError(.unreadable, "libxml2 cannot read the document", file: displayName)
+        }
+        self.context = context
+        _ = xmlCtxtUseOptions(context, Self.options)
+        grammar.pointee.positions = self
+    }
+
+    /// Frees the C parser (`xmlFreeParserCtxt`) and the chunk; the file,
+    /// if any, is closed when `file` is released.
+    deinit {
+        if let context {
+            xmlFreeParserCtxt(context)
+        }
+        chunk.deallocate()
+        grammar.deinitialize(count: 1)
+        grammar.deallocate()
+        run.deinitialize(count: 1)
+        run.deallocate()
+    }
+
+    // MARK: - Feeding
+
+    /// Hands libxml2 the next chunk, or the end of the document after the
+    /// last (`xmlParseChunk`); the grammar receives the events.
+    ///
+    /// - Throws: ``PropertyListError/Kind/unreadable`` when reading the file
+    ///   fails. libxml2's errors go to the grammar's failure.
+    func feed() throws(PropertyListError) {
+        guard !isFinished, let context else { return }
+        let bytes = try read(upTo: chunkLength)
+        let terminate: Int32 = bytes.isEmpty ? 1 : 0
+        let status = xmlParseChunk(
+            context, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), terminate)
+        if let error = libraryError {
+            grammar.pointee.fail(propertyListError(from: error))
+            CLibXML2_stopFromCallback(context)
+        } else if status != 0 && grammar.pointee.failure == nil {
+            // Errors raised without a parser context (input conversion
+            // failures) reach no handler: libxml2 only stops, and returns
+            // an error code (warnings set none).
+            grammar.pointee.fail(
+                PropertyListError(
+                    .malformedXML, "malformed XML: libxml2 stopped reading",
+                    at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn)))
+        }
+        if terminate == 1 {
+            isFinished = true
+            if grammar.pointee.failure == nil {
+                if CLibXML2_isWellFormed(context) == 0 {
+                    grammar.pointee.fail(
+                        PropertyListError(
+                            .malformedXML, "malformed XML: libxml2 stopped reading",
+                            at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn)))
+                } else {
+                    endText()
+                    grammar.pointee.endOfDocument(
+                        at: SourceLocation(fileName: fileName, line: run.pointee.lastEndLine, column: run.pointee.lastEndColumn))
+                }
+            }
+        } else if grammar.pointee.failure != nil {
+            isFinished = true
+        }
+    }
+
+    /// Up to `count` bytes of the document, from where the last read
+    /// stopped; empty at its end.
+    private func read(upTo count: Int) throws(PropertyListError) -> UnsafeRawBufferPointer {
+        let wanted = min(count, chunk.count)
+        if let data {
+            let end = min(bytesFed + wanted, data.count)
+            let filled = end - bytesFed
+            if filled > 0 {
+                data.copyBytes(
+                    to: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<filled]), from: bytesFed..<end)
+            }
+            bytesFed = end
+            return UnsafeRawBufferPointer(rebasing: chunk[0..<filled])
+        }
+        guard let file else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        while true {
+            let result = pread(file.descriptor, chunk.baseAddress, wanted, off_t(bytesFed))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw PropertyListError(
+                    .unreadable, "cannot read file: \(String(cString: strerror(errno)))", file: displayName)
+            }
+            bytesFed += result
+            return UnsafeRawBufferPointer(rebasing: chunk[0..<result])
+        }
+    }
+
+    /// How far into the document the parser is, in bytes of the UTF-8
+    /// libxml2 parses (the file's bytes, unless it is in another
+    /// encoding).
+    private func position(_ cursor: CLibXML2_Cursor) -> Int {
+        guard let base = cursor.base, let cur = cursor.cur else { return bytesFed }
+        return min(Int(cursor.consumed) + (cur - base), bytesFed)
+    }
+
+    // MARK: - Callbacks
+
+    /// Sets the SAX2 callbacks: elements, text, comments, processing
+    /// instructions, entity references, the DOCTYPE and the declarations
+    /// that refuse an internal subset, and the structured error handler.
+    /// Everything else stays `NULL`, so libxml2 resolves and loads nothing.
+    private static func install(into handler: inout xmlSAXHandler) {
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { context, localName, prefix, _, _, _, _, _, _ in
+            guard let context, let localName else { return }
+            XMLPushParser.parser(context).startElement(localName, prefix: prefix)
+        }
+        handler.endElementNs = { context, localName, prefix, _ in
+            guard let context, let localName else { return }
+            XMLPushParser.parser(context).endElement(localName, prefix: prefix)
+        }
+        handler.characters = { context, bytes, count in
+            guard let context, let bytes, count > 0 else { return }
+            XMLPushParser.parser(context).characters(UnsafeBufferPointer(start: bytes, count: Int(count)))
+        }
+        handler.ignorableWhitespace = handler.characters
+        handler.comment = { context, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).boundary()
+        }
+        handler.processingInstruction = { context, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).boundary()
+        }
+        handler.reference = { context, name in
+            guard let context else { return }
+            XMLPushParser.parser(context).reference(name)
+        }
+        handler.internalSubset = { context, _, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).documentType()
+        }
+        handler.entityDecl = { context, _, _, _, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).declaration()
+        }
+        handler.elementDecl = { context, _, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).declaration()
+        }
+        handler.attributeDecl = { context, _, _, _, _, _, tree in
+            // The callback owns the enumeration (`xmlParseAttributeListDecl`).
+            if let tree { xmlFreeEnumeration(tree) }
+            guard let context else { return }
+            XMLPushParser.parser(context).declaration()
+        }
+        handler.notationDecl = { context, _, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).declaration()
+        }
+        handler.unparsedEntityDecl = { context, _, _, _, _ in
+            guard let context else { return }
+            XMLPushParser.parser(context).declaration()
+        }
+        handler.serror = { context, error in
+            guard let context, let error else { return }
+            XMLPushParser.parser(context).record(error)
+        }
+    }
+
+    /// The parser a callback's user data points at. The parser outlives
+    /// its C context, which it frees: an unretained reference is enough.
+    private static func parser(_ context: UnsafeMutableRawPointer) -> XMLPushParser {
+        Unmanaged<XMLPushParser>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    private func startElement(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
+        guard grammar.pointee.failure == nil, let context else { return }
+        endText()
+        let cursor = CLibXML2_cursor(context)
+        // The cursor is on the tag's `>`, or on the `/` of `/>`.
+        let isEmpty = cursor.cur.map { $0[0] == UInt8(ascii: "/") && $0[1] == UInt8(ascii: ">") } ?? false
+        let location = tagStart(cursor)
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column) + (isEmpty ? 2 : 1)
+        run.pointee.pendingEmptyEnd = isEmpty
+        // `<foo:string>` is not `<string>`: Apple's parser does not know
+        // namespaces either.
+        let name = prefix == nil ? ElementName(cString: localName) : .other
+        let end = position(cursor) + (isEmpty ? 2 : 1)
+        grammar.pointee.start(
+            name, qualifiedName: { Self.qualifiedName(localName, prefix: prefix) }, isEmpty: isEmpty,
+            at: location, end: end)
+        stopIfFailed()
+    }
+
+    private func endElement(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) {
+        guard grammar.pointee.failure == nil, let context else { return }
+        let cursor = CLibXML2_cursor(context)
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
+        if run.pointee.pendingEmptyEnd {
+            run.pointee.pendingEmptyEnd = false
+            return
+        }
+        endText()
+        let name = prefix == nil ? ElementName(cString: localName) : .other
+        grammar.pointee.end(
+            name, qualifiedName: { Self.qualifiedName(localName, prefix: prefix) }, end: position(cursor))
+        stopIfFailed()
+    }
+
+    private func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard grammar.pointee.failure == nil else { return }
+        if !run.pointee.inText {
+            run.pointee.inText = true
+            run.pointee.textLine = run.pointee.lastEndLine
+            run.pointee.textColumn = run.pointee.lastEndColumn
+            run.pointee.textLength = 0
+        } else if run.pointee.textLength + bytes.count > Self.maximumTextLength, let context {
+            // What libxml2's tree builder said (`xmlSAX2Text`) when a text
+            // node grew past its limit, at the cursor.
+            let cursor = CLibXML2_cursor(context)
+            libraryError = LibraryError(
+                code: Int32(XML_ERR_NO_MEMORY.rawValue), message: "xmlSAX2Characters: huge text node",
+                line: Int(cursor.line), column: Int(cursor.column), detail: nil)
+            grammar.pointee.fail(propertyListError(from: libraryError.unsafelyUnwrapped))
+            CLibXML2_stopFromCallback(context)
+            return
+        }
+        run.pointee.textLength += bytes.count
+        grammar.pointee.text(bytes)
+    }
+
+    /// A comment or processing instruction: it ends a run of text.
+    private func boundary() {
+        guard grammar.pointee.failure == nil, let context else { return }
+        endText()
+        let cursor = CLibXML2_cursor(context)
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
+    }
+
+    /// `&name;` for an entity libxml2 does not know (with a DOCTYPE that
+    /// names an external DTD, libxml2 only warns about it).
+    private func reference(_ name: UnsafePointer<UInt8>?) {
+        guard grammar.pointee.failure == nil, let context else { return }
+        endText()
+        let text = name.map { String(cString: $0) } ?? "?"
+        let cursor = CLibXML2_cursor(context)
+        // The cursor is after the `;`.
+        let width = 2 + text.unicodeScalars.count
+        grammar.pointee.entityReference(
+            text,
+            at: SourceLocation(
+                fileName: fileName, line: Int(cursor.line), column: max(Int(cursor.column) - width, 1)))
+        run.pointee.lastEndLine = Int(cursor.line)
+        run.pointee.lastEndColumn = Int(cursor.column)
+        stopIfFailed()
+    }
+
+    /// `<!DOCTYPE ...>`: an internal subset (`[`, where the cursor is
+    /// after the external identifier) is refused. Only reached when the
+    /// prolog scan could not see it (a very long prolog, UTF-16);
+    /// libxml2 does not say where the DTD is, so the error has no
+    /// location.
+    private func documentType() {
+        guard grammar.pointee.failure == nil, let context else { return }
+        let cursor = CLibXML2_cursor(context)
+        if let cur = cursor.cur, cur[0] == UInt8(ascii: "[") {
+            declaration()
+        }
+    }
+
+    /// Any declaration of an internal subset.
+    private func declaration() {
+        guard grammar.pointee.failure == nil else { return }
+        grammar.pointee.fail(
+            PropertyListError(.forbiddenDeclaration, PropertyListReader.internalSubsetMessage, file: displayName))
+        stopIfFailed()
+    }
+
+    /// Closes the run of text, if one is open.
+    private func endText() {
+        guard run.pointee.inText else { return }
+        run.pointee.inText = false
+        grammar.pointee.endOfText(startedAt: SourceLocation(fileName: fileName, line: run.pointee.textLine, column: run.pointee.textColumn))
+    }
+
+    private func stopIfFailed() {
+        if grammar.pointee.failure != nil, let context {
+            CLibXML2_stopFromCallback(context)
+        }
+    }
+
+    /// Keeps libxml2's first error; warnings are ignored.
+    private func record(_ error: UnsafeMutablePointer<xmlError>) {
+        guard libraryError == nil, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue else { return }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        libraryError = LibraryError(
+            code: error.pointee.code,
+            // Some messages continue on a second line ("Bytes: 0xFF 0xFE"):
+            // keep them on one, as every other message is.
+            message: message.split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+                .joined(separator: " "),
+            line: Int(error.pointee.line),
+            column: Int(error.pointee.int2),
+            detail: error.pointee.str1.map { String(cString: $0) })
+        if grammar.pointee.failure == nil, let libraryError {
+            grammar.pointee.fail(propertyListError(from: libraryError))
+        }
+    }
+
+    // MARK: - Positions
+
+    /// Where the tag the parser has just read starts.
+    func tagStart() -> SourceLocation {
+        guard let context else { return SourceLocation(fileName: fileName, line: 1, column: 1) }
+        return tagStart(CLibXML2_cursor(context))
+    }
+
+    /// Where the tag that ends at `cursor` starts: the last `<` before the
+    /// cursor (a `<` cannot appear inside a tag), counted back in
+    /// characters and lines.
+    private func tagStart(_ cursor: CLibXML2_Cursor) -> SourceLocation {
+        let line = Int(cursor.line)
+        let column = Int(cursor.column)
+        guard let base = cursor.base, let cur = cursor.cur, cur > base else {
+            return SourceLocation(fileName: fileName, line: line, column: column)
+        }
+        var start = cur - 1
+        while start > base && start[0] != UInt8(ascii: "<") {
+            start -= 1
+        }
+        var characters = 0
+        var newlines = 0
+        var byte = start
+        while byte < cur {
+            let value = byte[0]
+            if value == 0x0A {
+                newlines += 1
+            } else if value & 0xC0 != 0x80 {
+                characters += 1
+            }
+            byte += 1
+        }
+        if newlines == 0 {
+            return SourceLocation(fileName: fileName, line: line, column: max(column - characters, 1))
+        }
+        // A tag over several lines: count the `<`'s column from the line
+        // break before it, when libxml2 still holds it.
+        var lineStart = start
+        while lineStart > base && lineStart[-1] != 0x0A {
+            lineStart -= 1
+        }
+        var startColumn = 1
+        if lineStart > base || Int(cursor.consumed) == 0 {
+            var byte = lineStart
+            while byte < start {
+                if byte[0] & 0xC0 != 0x80 { startColumn += 1 }
+                byte += 1
+            }
+        }
+        return SourceLocation(fileName: fileName, line: line - newlines, column: startColumn)
+    }
+
+    private static func qualifiedName(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) -> String {
+        let name = String(cString: localName)
+        guard let prefix else { return name }
+        return String(cString: prefix) + ":" + name
+    }
+
+    // MARK: - Errors
+
+    /// Turns libxml2's error into ours: entity problems are refusals,
+    /// its depth limit is ours, everything else is malformed XML.
+    private func propertyListError(from error: LibraryError) -> PropertyListError {
+        let kind: PropertyListError.Kind
+        let message: String
+        switch error.code {
+        case Int32(XML_ERR_UNDECLARED_ENTITY.rawValue), Int32(XML_WAR_UNDECLARED_ENTITY.rawValue):
+            kind = .forbiddenDeclaration
+            message = PropertyListReader.undeclaredEntityMessage(error.detail ?? "?")
+        case Int32(XML_ERR_ENTITY_LOOP.rawValue):
+            kind = .forbiddenDeclaration
+            message = "entity reference loop: entity declarations are refused"
+        case Int32(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.hasPrefix("Excessive depth"):
+            kind = .tooDeeplyNested
+            message = PropertyListReader.tooDeeplyNestedMessage
+        case _ where error.line > 0 && error.line >= (lastLine() ?? .max):
+            // An error on the last line is almost always a file cut short;
+            // libxml2 often words it "Extra content at the end of the
+            // document", which sends people looking for the wrong thing.
+            kind = .malformedXML
+            let detail =
+                error.code == Int32(XML_ERR_DOCUMENT_END.rawValue) ? "" : " (libxml2: \(error.message))"
+            message = "malformed XML: the file ends before the document does (truncated?)\(detail)"
+        case _ where error.message.contains("huge text node"):
+            kind = .malformedXML
+            message = "malformed XML: a text longer than libxml2's limit of 10,000,000 bytes"
+        default:
+            kind = .malformedXML
+            message = "malformed XML: \(error.message)"
+        }
+        guard error.line > 0 else {
+            return PropertyListError(kind, message, file: displayName)
+        }
+        let location = SourceLocation(fileName: fileName, line: error.line, column: max(error.column, 1))
+        return PropertyListError(kind, message, at: location)
+    }
+
+    /// The number of the input's last line that holds anything, counted
+    /// only when an error needs it (a file is read again through its
+    /// descriptor).
+    private func lastLine() -> Int? {
+        var newlines = 0
+        var last: UInt8 = 0
+        func scan(_ bytes: UnsafeRawBufferPointer) {
+            for byte in bytes where byte == 0x0A { newlines += 1 }
+            if let final = bytes.last { last = final }
+        }
+        if let data {
+            data.withUnsafeBytes { scan($0) }
+        } else if let file {
+            var offset: off_t = 0
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+            defer { buffer.deallocate() }
+            while true {
+                let read = pread(file.descriptor, buffer.baseAddress, buffer.count, offset)
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { break }
+                scan(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
+                offset += off_t(read)
+            }
+        } else {
+            return nil
+        }
+        // A final newline ends the last line rather than starting one.
+        return 1 + newlines - (last == 0x0A ? 1 : 0)
+    }
+}
+
+@available(*, unavailable, message: "an XML parser belongs to one thread")
+extension XMLPushParser: Sendable {}

@@ -1,0 +1,104 @@
+import Foundation
+@_spi(Fuzzing) import PropertyList
+import Testing
+
+/// The SAX2 push parser behind `PropertyListReader`: chunk boundaries
+/// change nothing, and locations come from libxml2's cursor, exact where
+/// the text reader could only estimate them.
+@Suite("The push parser")
+struct PushParserTests {
+    /// Every record of `data`, read `chunkSize` bytes at a time (the
+    /// reader's own 64 KiB when nil), or the error after them.
+    static func records(_ data: Data, chunkSize: Int? = nil) -> (items: [PropertyListItem], error: String?) {
+        var items: [PropertyListItem] = []
+        do {
+            let reader =
+                try chunkSize.map { try PropertyListReader(data: data, displayName: "t.plist", chunkSize: $0) }
+                ?? PropertyListReader(data: data, displayName: "t.plist")
+            while let item = try reader.next() {
+                items.append(item)
+            }
+            return (items, nil)
+        } catch {
+            return (items, "\(error)")
+        }
+    }
+
+    @Test(
+        "Any chunk size reads the same records at the same locations",
+        arguments: ["AllTypes.plist", "ArrayRoot.plist", "BadInteger.plist", "DuplicateKey.plist"])
+    func chunkSizesAgree(fixture: String) throws {
+        let data = try Data(contentsOf: fixtureURL(fixture))
+        let whole = Self.records(data)
+        for size in [1, 2, 3, 5, 7, 16, 61, 64, 100, 512] {
+            let chunked = Self.records(data, chunkSize: size)
+            // Compared as text: a <real>nan</real> is not == itself.
+            #expect("\(chunked.items)" == "\(whole.items)", "chunks of \(size) bytes")
+            #expect(chunked.error == whole.error, "chunks of \(size) bytes")
+        }
+    }
+
+    @Test("A long document in small chunks: the same records, lines past 65,535")
+    func longDocumentInSmallChunks() {
+        var document = "<plist>\n<array>\n"
+        for index in 0..<70_000 {
+            document += "\t<dict><key>k</key><integer>\(index)</integer></dict>\n"
+        }
+        document += "</array>\n</plist>\n"
+        let data = Data(document.utf8)
+        let whole = Self.records(data)
+        #expect(whole.error == nil)
+        #expect(whole.items.count == 70_000)
+        #expect(whole.items.last?.location.description == "t.plist:70002:2")
+        let chunked = Self.records(data, chunkSize: 997)
+        #expect(chunked.items == whole.items)
+    }
+
+    @Test("Columns after an entity reference on the same line are exact")
+    func columnsAfterEntityReferences() throws {
+        let root = try read(
+            "<plist><dict><key>a</key><string>x &amp; y</string><key>b</key><integer>2</integer></dict></plist>")
+        let entries = try #require(root.value.dictionary?.entries)
+        #expect(entries[0].item.value == .string("x & y"))
+        // The text reader counted "x & y" as 5 columns where the file has
+        // 9, and put these 4 columns early.
+        #expect(entries[1].keyLocation.description == "test.plist:1:52")
+        #expect(entries[1].item.location.description == "test.plist:1:64")
+    }
+
+    @Test("A start tag over two lines is located at its <")
+    func tagOverTwoLines() throws {
+        let root = try read("<plist>\n<array>\n  <integer\n  >7</integer>\n</array>\n</plist>\n")
+        #expect(root.value.array?.first?.location.description == "test.plist:3:3")
+    }
+
+    @Test("An error comes after every record before it, then again")
+    func errorAfterRecords() throws {
+        let document = plist("<array>\n<true/>\n<false/>\n<integer>x</integer>\n<true/>\n</array>")
+        let reader = try PropertyListReader(data: Data(document.utf8), displayName: "t.plist")
+        #expect(try reader.next()?.value == .bool(true))
+        #expect(try reader.next()?.value == .bool(false))
+        let error = propertyListError { _ = try reader.next() }
+        #expect(error?.description == "t.plist:7:1: invalid <integer> \"x\"")
+        let again = propertyListError { _ = try reader.next() }
+        #expect(again?.description == error?.description)
+    }
+
+    @Test("Progress only moves forward and ends at the document's size")
+    func progress() throws {
+        var document = "<plist><array>\n"
+        for index in 0..<5_000 {
+            document += "<string>\(index)</string>\n"
+        }
+        document += "</array></plist>\n"
+        let data = Data(document.utf8)
+        let reader = try PropertyListReader(data: data, displayName: "t.plist")
+        var last = reader.bytesConsumed
+        while try reader.next() != nil {
+            #expect(reader.bytesConsumed >= last)
+            #expect(reader.bytesConsumed <= data.count)
+            last = reader.bytesConsumed
+        }
+        #expect(reader.bytesConsumed == data.count)
+    }
+}
