@@ -90,13 +90,27 @@ struct BowTies: ParsableCommand {
             let token = arguments[index]
             if commands.contains(token) {
                 guard index > arguments.startIndex else { return Array(arguments) }
-                return [token] + arguments[..<index] + arguments[(index + 1)...]
+                // A command with subcommands of its own (`coredata
+                // inspect`): after the subcommand's name, which reads them.
+                var names = [token]
+                var rest = arguments[(index + 1)...]
+                if let next = rest.first, nestedCommandNames(of: token).contains(next) {
+                    names.append(next)
+                    rest = rest.dropFirst()
+                }
+                return names + arguments[..<index] + rest
             }
             let name = String(token.prefix(while: { $0 != "=" }))
             guard let takesValue = CatalogOptions.names[name] else { break }
             index += takesValue && name == token ? 2 : 1
         }
         return Array(arguments)
+    }
+
+    /// The names of the subcommands of the command called `name`.
+    static func nestedCommandNames(of name: String) -> [String] {
+        guard let command = configuration.subcommands.first(where: { $0._commandName == name }) else { return [] }
+        return command.configuration.subcommands.map { $0._commandName }
     }
 
     /// `bowties rate R -1` must reach validation ("rating is too small."),

@@ -85,6 +85,15 @@ struct CoreDataCommandTests {
         #expect(try fixture.checksums() == before)
     }
 
+    @Test("--json before the command names reaches the subcommand: bowties --json coredata inspect STORE")
+    func sharedOptionBeforeNestedCommand() throws {
+        let fixture = try CoreDataFixture(CoreDataFixture.sampleModel2.0, file: CoreDataFixture.sampleModel2.1)
+        let first = try fixture.run("--json", "coredata", "inspect", fixture.store.path)
+        let last = try fixture.run("coredata", "inspect", fixture.store.path, "--json")
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout == last.stdout && first.stdout.hasPrefix("{"), "\(first)")
+    }
+
     @Test("inspect on a store whose rows are all in its -wal: 5,000 objects, the files unchanged, no -shm made")
     func inspectWAL() throws {
         let fixture = try CoreDataFixture(CoreDataFixture.surfJournal.0, file: CoreDataFixture.surfJournal.1)
