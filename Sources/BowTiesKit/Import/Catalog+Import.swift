@@ -38,7 +38,7 @@ extension Catalog {
         let images = try ImageResolver(
             directory: options.imagesDirectory ?? opened.defaultImagesDirectory,
             explicit: options.imagesDirectory != nil)
-        let (source, syntax) = try openSource(opened)
+        let (source, syntax) = try openSource(opened, options: options)
         let totalBytes = opened.size
         var report = ImportReport()
         // A larger page cache for the import only: at a million records
@@ -69,8 +69,20 @@ extension Catalog {
     }
 
     /// The reader for the opened input's format, and how it writes values.
-    private func openSource(_ opened: ImportInput.Opened) throws -> (RecordSource, ValueSyntax) {
+    private func openSource(_ opened: ImportInput.Opened, options: ImportOptions) throws -> (RecordSource, ValueSyntax) {
         switch opened.format {
+        case .coreData:
+            guard let store = opened.coreDataStore else { throw CatalogError(.inputNotFound, "\(opened.displayName): no store to read") }
+            let source = try CoreDataRecordSource(
+                store: store, entityName: options.entity, map: options.fieldMap, entity: bowTieCodec.entity,
+                size: opened.size ?? 0)
+            return (source, .propertyList)
+        case _ where options.entity != nil || !options.fieldMap.isEmpty:
+            throw ImportError(
+                location: nil,
+                message: "\(opened.displayName): --entity and --map name a Core Data store's entity and "
+                    + "attributes, and this is not a Core Data store",
+                hint: "A file's keys are matched by name; `bowties import --help` lists them.")
         case .plist:
             let url = try opened.fileURL()
             if PropertyListFormat.detect(Data(opened.prefix)) == .binary {

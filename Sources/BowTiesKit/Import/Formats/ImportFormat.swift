@@ -15,6 +15,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case csv
     /// Tab-separated values with a header row.
     case tsv
+    /// A Core Data SQLite store (one with `Z_METADATA` and
+    /// `Z_PRIMARYKEY`): the objects of its `BowTie` entity, or of the
+    /// entity `--entity` names. Told by opening the file
+    /// (``ImportInput/Opened``), not by its first bytes, which only say
+    /// SQLite.
+    case coreData = "coredata"
 
     /// How many bytes ``detect(_:columns:file:)`` looks at, at most.
     public static let sniffLength = 4096
