@@ -81,7 +81,7 @@ extension Catalog {
             throw ImportError(
                 location: nil,
                 message: "\(opened.displayName): --entity and --map name a Core Data store's entity and "
-                    + "attributes, and this is not a Core Data store",
+                    + "attributes, and this file is read as \(opened.format.rawValue)",
                 hint: "A file's keys are matched by name; `bowties import --help` lists them.")
         case .plist:
             let url = try opened.fileURL()

@@ -32,9 +32,14 @@ final class CoreDataRecordSource: RecordSource {
 
     private let store: CoreDataStore
     private let cursor: CoreDataStore.ObjectCursor
-    /// Per property of the entity, in the store's order: the key and
-    /// the catalog field it feeds, or nil for a relationship (not read).
-    private let slots: [Slot?]
+    /// Per property of an entity, in the store's order: the key and the
+    /// catalog field it feeds, or nil for a relationship (not read). By
+    /// entity: a sub-entity's objects have properties of their own.
+    private var slots: [String: [Slot?]] = [:]
+    private let map: [String: String]
+    /// The catalog's fields by lower-cased name, import key and export
+    /// name.
+    private let fields: [String: AttributeDescription]
     /// `BowTies.sqlite: BowTie`, by entity: each object of a
     /// sub-entity is located under its own entity's name.
     private var fileNames: [String: SourceLocation.FileName] = [:]
@@ -93,15 +98,8 @@ final class CoreDataRecordSource: RecordSource {
                 fields[key.lowercased()] = fields[key.lowercased()] ?? attribute
             }
         }
-        slots = properties.map { property in
-            guard case .attribute(let attribute) = property.kind else { return nil }
-            let target = map[property.name] ?? property.name
-            guard let field = fields[target.lowercased()] else {
-                return Slot(key: target, field: nil, type: attribute.type)
-            }
-            let key = field.type == .binaryData ? field.exportName : field.name
-            return Slot(key: key, field: field, type: attribute.type)
-        }
+        self.fields = fields
+        self.map = map
         cursor = try store.objects(of: name)
     }
 
@@ -117,6 +115,7 @@ final class CoreDataRecordSource: RecordSource {
         let fileName = fileNames[object.entity] ?? SourceLocation.FileName("\(store.displayName): \(object.entity)")
         fileNames[object.entity] = fileName
         let location = SourceLocation(fileName: fileName, objectNumber: Int(object.pk))
+        let slots = try slots(of: object.entity)
         var entries: [PropertyListDictionary.Entry] = []
         entries.reserveCapacity(slots.count)
         for (slot, value) in zip(slots, object.values) {
@@ -134,6 +133,23 @@ final class CoreDataRecordSource: RecordSource {
             entries.append(.init(key: slot.key, keyLocation: location, item: .init(item, at: location)))
         }
         return PropertyListItem(.dictionary(PropertyListDictionary(entries: entries)), at: location)
+    }
+
+    /// What each of `entity`'s properties gives, made once per entity.
+    private func slots(of entity: String) throws -> [Slot?] {
+        if let known = slots[entity] { return known }
+        guard let description = store.model.entity(named: entity) else { return [] }
+        let made = store.properties(of: description).map { property -> Slot? in
+            guard case .attribute(let attribute) = property.kind else { return nil }
+            let target = map[property.name] ?? property.name
+            guard let field = fields[target.lowercased()] else {
+                return Slot(key: target, field: nil, type: attribute.type)
+            }
+            let key = field.type == .binaryData ? field.exportName : field.name
+            return Slot(key: key, field: field, type: attribute.type)
+        }
+        slots[entity] = made
+        return made
     }
 
     /// A stored value as a record's value; nil for none.

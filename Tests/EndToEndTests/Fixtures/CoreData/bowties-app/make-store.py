@@ -84,14 +84,14 @@ def main():
 
     ties = [
         # Z_PK, favourite, worn, lastWorn (seconds since 2001), rating, name, key, url, id, photo, colour
-        (1, 1, 4, apple_date(1403201724.0) + 0.25, 4.5, "Red Stripes", "R", "https://example.com/ties/red",
+        (1, 1, 4, apple_date(1403201724.0) + 0.25, 4.5, "Red Stripes", "RS", "https://example.com/ties/red",
          "800E9A6F-6C41-4A7D-8E8F-8E1B9D5A0C11", b"\x01" + png(204, 26, 51), uicolor(0.8, 0.1, 0.2)),
-        (2, 0, 2, int(apple_date(1325376000)), 3.0, "Orange Paisley", "O", None,
+        (2, 0, 2, int(apple_date(1325376000)), 3.0, "Orange Paisley", "OP", None,
          "7D8C2B1E-5A4F-4E3D-9C2B-1A0F9E8D7C6B", b"\x02" + external.encode() + b"\x00", nscolor(1, 0.5, 0)),
-        (3, 0, 0, None, 2.0, "Yellow Dots", "Y", None,
+        (3, 0, 0, None, 2.0, "Yellow Dots", "YD", None,
          "3E4F5A6B-7C8D-4E9F-A0B1-C2D3E4F5A6B7", None, uicolor(1.0, 0.85, 0.0, 0.5)),
         # Last worn before 2001: a negative date.
-        (4, 1, 1, apple_date(946684800), 5.0, "Green Silk", "G", None,
+        (4, 1, 1, apple_date(946684800), 5.0, "Green Silk", "GS", None,
          "C0FFEE00-1234-4567-89AB-CDEF01234567", None, None),
     ]
     for (pk, favourite, worn, last, rating, name, key, url, tie_id, photo, colour) in ties:
