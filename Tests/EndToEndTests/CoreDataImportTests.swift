@@ -12,7 +12,9 @@ struct CoreDataImportTests {
         try CoreDataFixture(Self.bowTiesApp.0, file: Self.bowTiesApp.1)
     }
 
-    @Test("The BowTie entity: UUIDs, Apple-epoch dates, archived colours, photos inline and external; the store untouched")
+    @Test(
+        "The BowTie entity: UUIDs, Apple-epoch dates, archived colours, photos inline and external; the store untouched"
+    )
     func importBowTies() throws {
         let fixture = try fixture()
         let before = try fixture.checksums()
@@ -43,9 +45,11 @@ struct CoreDataImportTests {
         #expect(green["lastWorn"] as? String == "2000-01-01T00:00:00Z")
         #expect(green["tintColor"] is NSNull)
         // The photos: the inline one and the one in _EXTERNAL_DATA.
-        let photo = try fixture.run("photo", "OP", "--output", fixture.runner.directory.appendingPathComponent("o.png").path)
+        let photo = try fixture.run(
+            "photo", "OP", "--output", fixture.runner.directory.appendingPathComponent("o.png").path)
         #expect(photo.status == 0, "\(photo)")
-        let external = fixture.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA/A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D")
+        let external = fixture.folder.appendingPathComponent(
+            ".BowTies_SUPPORT/_EXTERNAL_DATA/A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D")
         #expect(
             try Data(contentsOf: fixture.runner.directory.appendingPathComponent("o.png"))
                 == Data(contentsOf: external))
@@ -59,7 +63,8 @@ struct CoreDataImportTests {
         let result = try fixture.run("import", "--dry-run", fixture.store.path)
         #expect(result.status == 0, "\(result)")
         #expect(
-            result.stdout.contains("Dry run of BowTies.sqlite, nothing written: would have added 4, updated 0, unchanged 0."),
+            result.stdout.contains(
+                "Dry run of BowTies.sqlite, nothing written: would have added 4, updated 0, unchanged 0."),
             "\(result)")
         let after = try StoreSnapshot(storeURL: fixture.runner.storeURL)
         #expect(after.checksums == before.checksums, "\(after.byteDifference(from: before))")
@@ -95,7 +100,9 @@ struct CoreDataImportTests {
         #expect(list.isEmpty)
     }
 
-    @Test("--entity and --map import another model's entity (SampleModel2's books, a sub-entity's too); unknown attributes warn")
+    @Test(
+        "--entity and --map import another model's entity (SampleModel2's books, a sub-entity's too); unknown attributes warn"
+    )
     func otherEntity() throws {
         let fixture = try CoreDataFixture(CoreDataFixture.sampleModel2.0, file: CoreDataFixture.sampleModel2.1)
         let before = try fixture.checksums()

@@ -69,10 +69,14 @@ extension Catalog {
     }
 
     /// The reader for the opened input's format, and how it writes values.
-    private func openSource(_ opened: ImportInput.Opened, options: ImportOptions) throws -> (RecordSource, ValueSyntax) {
+    private func openSource(_ opened: ImportInput.Opened, options: ImportOptions) throws
+        -> (RecordSource, ValueSyntax)
+    {
         switch opened.format {
         case .coreData:
-            guard let store = opened.coreDataStore else { throw CatalogError(.inputNotFound, "\(opened.displayName): no store to read") }
+            guard let store = opened.coreDataStore else {
+                throw CatalogError(.inputNotFound, "\(opened.displayName): no store to read")
+            }
             let source = try CoreDataRecordSource(
                 store: store, entityName: options.entity, map: options.fieldMap, entity: bowTieCodec.entity,
                 size: opened.size ?? 0)

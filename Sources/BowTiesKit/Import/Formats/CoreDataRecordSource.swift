@@ -86,7 +86,8 @@ final class CoreDataRecordSource: RecordSource {
             }
             throw ImportError(
                 location: nil,
-                message: "--map \(source)=\(map[source] ?? ""): \(name) has no attribute \"\(source)\"; its attributes: "
+                message:
+                    "--map \(source)=\(map[source] ?? ""): \(name) has no attribute \"\(source)\"; its attributes: "
                     + names.joined(separator: ", "),
                 hint: "--map takes the store's attribute name, then = and the catalog's field (title=name).")
         }

@@ -48,7 +48,8 @@ public enum ImportInput: Sendable {
                 prefix = bytes
                 self.size = size
                 self.url = url
-                coreDataStore = try Self.coreDataStore(at: url, prefix: bytes, forced: forced, displayName: input.displayName)
+                coreDataStore = try Self.coreDataStore(
+                    at: url, prefix: bytes, forced: forced, displayName: input.displayName)
                 format =
                     try coreDataStore.map { _ in .coreData } ?? forced
                     ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
@@ -64,7 +65,8 @@ public enum ImportInput: Sendable {
                 if format == .coreData {
                     throw CatalogError(
                         .invalidInput,
-                        "a Core Data store is read from its file (with its -wal and external data), not from standard input")
+                        "a Core Data store is read from its file (with its -wal and external data), "
+                            + "not from standard input")
                 }
                 self.format = format
                 defaultImagesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
