@@ -89,6 +89,26 @@ struct CoreDataImportTests {
         #expect(try fixture.run("show", "RS").stdoutLines.contains("Rating: 1/5"))
     }
 
+    @Test("A photo whose _EXTERNAL_DATA file is missing: the usual warning, the tie imported without it")
+    func missingExternalPhoto() throws {
+        let fixture = try fixture()
+        let name = "A1B2C3D4-E5F6-4A7B-8C9D-0E1F2A3B4C5D"
+        let folder = fixture.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA", isDirectory: true)
+        try FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+        let result = try fixture.run("import", fixture.store.path)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("added 4, updated 0, unchanged 0"), "\(result)")
+        #expect(result.stdout.contains("1 photo saved"), "\(result)")
+        #expect(result.stderr.hasPrefix("bowties: warning: BowTies.sqlite: BowTie p2: "), "\(result)")
+        #expect(result.stderr.contains(name) && result.stderr.contains("without a photo"), "\(result)")
+        let strict = try CoreDataFixture(Self.bowTiesApp.0, file: Self.bowTiesApp.1)
+        try FileManager.default.removeItem(
+            at: strict.folder.appendingPathComponent(".BowTies_SUPPORT/_EXTERNAL_DATA/\(name)"))
+        let refused = try strict.run("import", "--strict", strict.store.path)
+        #expect(refused.status == 65, "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: strict.runner.storeURL.path))
+    }
+
     @Test("Undo of the whole import removes its ties")
     func undoImport() throws {
         let fixture = try fixture()

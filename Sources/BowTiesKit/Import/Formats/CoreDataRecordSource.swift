@@ -17,9 +17,12 @@ import PropertyList
 /// - Values: dates from the Apple epoch (seconds since 2001) to
 ///   `<date>`; a UUID to its text; a colour archived with NSKeyedArchiver
 ///   (`UIColor`'s `UIRed`… or `NSColor`'s `NSRGB`) to its red, green,
-///   blue (0-255) and alpha; Binary bytes, inline (`0x01` + bytes) or
-///   from `_EXTERNAL_DATA`. Null values are left out. Relationships are
-///   not read.
+///   blue (0-255) and alpha; Binary bytes inline (`0x01` + bytes). A
+///   photo kept in `_EXTERNAL_DATA` is given as an `imageName`, that
+///   folder being the import's default images folder: the importer reads
+///   it with its checks, and a missing file is its usual warning (another
+///   attribute's external value is given as bytes). Null values are left
+///   out. Relationships are not read.
 /// - A store whose model comes from its tables (no `Z_MODELCACHE`) only
 ///   says `BLOB` or `INTEGER`: the value is read as the catalog's field
 ///   wants it, a 16-byte blob as a UUID, 0 or 1 as a Boolean, a
@@ -121,6 +124,14 @@ final class CoreDataRecordSource: RecordSource {
         entries.reserveCapacity(slots.count)
         for (slot, value) in zip(slots, object.values) {
             guard let slot else { continue }
+            // A photo in _EXTERNAL_DATA (the import's images folder) goes
+            // by its file's name, as an imageName does: read from there,
+            // and a missing file is the usual warning.
+            if case .external(let name, _) = value, let field = slot.field, field.type == .binaryData {
+                entries.append(
+                    .init(key: field.importKey, keyLocation: location, item: .init(.string(name), at: location)))
+                continue
+            }
             let item: PropertyListValue?
             do {
                 item = try Self.item(value, for: slot, file: store.displayName, at: location)

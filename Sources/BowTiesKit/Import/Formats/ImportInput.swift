@@ -53,8 +53,11 @@ public enum ImportInput: Sendable {
                 format =
                     try coreDataStore.map { _ in .coreData } ?? forced
                     ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
-                defaultImagesDirectory = url.deletingLastPathComponent().appendingPathComponent(
-                    "Images", isDirectory: true)
+                // A Core Data store's photos kept outside it are named by
+                // their file in its _EXTERNAL_DATA folder.
+                defaultImagesDirectory =
+                    coreDataStore?.externalDataFolder
+                    ?? url.deletingLastPathComponent().appendingPathComponent("Images", isDirectory: true)
                 descriptor = nil
                 temporary = nil
             case .standardInput:
