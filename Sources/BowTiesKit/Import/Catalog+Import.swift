@@ -7,7 +7,8 @@ extension Catalog {
     static let importCacheKiB = 4096
 
     /// Imports the bow ties of a file, all or nothing: an XML or binary
-    /// property list, JSON, JSON Lines, CSV or TSV, told apart by content.
+    /// property list, JSON, JSON Lines, CSV or TSV, or a Core Data store,
+    /// told apart by content.
     ///
     /// The same as ``importRecords(from:format:options:)`` with a file.
     @discardableResult

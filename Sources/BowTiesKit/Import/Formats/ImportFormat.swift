@@ -97,8 +97,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 
     /// What bowties reads, for the hint under an unrecognised file.
     static let formatsRead =
-        "bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, and CSV or TSV "
-        + "whose first row names the columns (`bowties import --help` lists them); --format names the format."
+        "bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, CSV or TSV "
+        + "whose first row names the columns (`bowties import --help` lists them), and Core Data stores; "
+        + "--format names the format."
 
     /// The error for a file no format fits: what it looks like, located
     /// at its first line when it is text.
