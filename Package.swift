@@ -62,6 +62,8 @@ let package = Package(
             name: "BowTiesKit",
             dependencies: [
                 "PropertyList",
+                // Core Data stores, for `import STORE.sqlite`.
+                "CoreDataStore",
                 // libpng and libjpeg, to scale the report's large photos down.
                 "CImageCodecs", "CLibraryLoader",
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -107,7 +107,7 @@ extension CoreDataStore {
     }
 
     /// How each property of one entity is read from the table's rows.
-    private struct EntityPlan {
+    struct EntityPlan {
         /// A property and where its value is; an attribute's by reference,
         /// so that the row loop copies none of its strings.
         enum Slot {

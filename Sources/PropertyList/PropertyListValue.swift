@@ -59,6 +59,9 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     public var byteOffset: Int? { line == 0 ? column : nil }
 
     public var description: String {
+        if let objectNumber {
+            return "\(file) p\(objectNumber)"
+        }
         if let byteOffset {
             return "\(file): byte \(byteOffset)"
         }

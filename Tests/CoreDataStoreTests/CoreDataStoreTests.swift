@@ -199,3 +199,21 @@ struct KeyedArchiveTests {
         }
     }
 }
+
+@Suite("Core Data stores: the pull cursor")
+struct CoreDataCursorTests {
+    @Test("objects(of:) yields what forEachObject(of:) calls with, sub-entities included, in the same order")
+    func cursorMatchesForEach() throws {
+        let url = try Stores.copy("coredataplus-samplemodel2", store: "SampleModel2_V1.sqlite")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let store = try CoreDataStore(path: url.path)
+        var called: [String] = []
+        try store.forEachObject(of: ["Book"]) { called.append("\($0.entity) \($0.pk) \($0.values)") }
+        var pulled: [String] = []
+        let cursor = try store.objects(of: "Book")
+        while let object = try cursor.next() { pulled.append("\(object.entity) \(object.pk) \(object.values)") }
+        #expect(pulled.count == 52)
+        #expect(pulled == called)
+        #expect(throws: CoreDataError.self) { _ = try store.objects(of: "Hat") }
+    }
+}

@@ -18,8 +18,9 @@ struct ImportRecognitionTests {
     }
 
     static let formatsHint =
-        "hint: bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, and CSV or TSV "
-        + "whose first row names the columns (`bowties import --help` lists them); --format names the format.\n"
+        "hint: bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, CSV or TSV "
+        + "whose first row names the columns (`bowties import --help` lists them), and Core Data stores; "
+        + "--format names the format.\n"
 
     static let unread: [Unread] = [
         Unread(

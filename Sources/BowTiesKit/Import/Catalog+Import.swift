@@ -7,7 +7,8 @@ extension Catalog {
     static let importCacheKiB = 4096
 
     /// Imports the bow ties of a file, all or nothing: an XML or binary
-    /// property list, JSON, JSON Lines, CSV or TSV, told apart by content.
+    /// property list, JSON, JSON Lines, CSV or TSV, or a Core Data store,
+    /// told apart by content.
     ///
     /// The same as ``importRecords(from:format:options:)`` with a file.
     @discardableResult
@@ -38,7 +39,7 @@ extension Catalog {
         let images = try ImageResolver(
             directory: options.imagesDirectory ?? opened.defaultImagesDirectory,
             explicit: options.imagesDirectory != nil)
-        let (source, syntax) = try openSource(opened)
+        let (source, syntax) = try openSource(opened, options: options)
         let totalBytes = opened.size
         var report = ImportReport()
         // A larger page cache for the import only: at a million records
@@ -69,8 +70,24 @@ extension Catalog {
     }
 
     /// The reader for the opened input's format, and how it writes values.
-    private func openSource(_ opened: ImportInput.Opened) throws -> (RecordSource, ValueSyntax) {
+    private func openSource(_ opened: ImportInput.Opened, options: ImportOptions) throws
+        -> (RecordSource, ValueSyntax)
+    {
         switch opened.format {
+        case .coreData:
+            guard let store = opened.coreDataStore else {
+                throw CatalogError(.inputNotFound, "\(opened.displayName): no store to read")
+            }
+            let source = try CoreDataRecordSource(
+                store: store, entityName: options.entity, map: options.fieldMap, entity: bowTieCodec.entity,
+                size: opened.size ?? 0)
+            return (source, .propertyList)
+        case _ where options.entity != nil || !options.fieldMap.isEmpty:
+            throw ImportError(
+                location: nil,
+                message: "\(opened.displayName): --entity and --map name a Core Data store's entity and "
+                    + "attributes, and this file is read as \(opened.format.rawValue)",
+                hint: "A file's keys are matched by name; `bowties import --help` lists them.")
         case .plist:
             let url = try opened.fileURL()
             if PropertyListFormat.detect(Data(opened.prefix)) == .binary {

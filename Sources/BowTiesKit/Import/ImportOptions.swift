@@ -18,6 +18,11 @@ public struct ImportOptions: Sendable {
     /// records, and once at the end: for progress displays. It must be
     /// quick; the import waits for it.
     public var progress: (@Sendable (ImportProgress) -> Void)?
+    /// A Core Data store's entity to import (`--entity`); `BowTie` when nil.
+    public var entity: String?
+    /// A Core Data store's attribute names → the catalog's fields
+    /// (`--map title=name`); other attributes go by their own names.
+    public var fieldMap: [String: String] = [:]
 
     public init(
         imagesDirectory: URL? = nil, update: Bool = false, dryRun: Bool = false, strict: Bool = false,

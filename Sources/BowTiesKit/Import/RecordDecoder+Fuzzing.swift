@@ -1,3 +1,4 @@
+import CoreDataStore
 import Foundation
 import PropertyList
 
@@ -78,6 +79,12 @@ public enum RecordDecoding {
             let reader = try CSVReader(contentsOf: url, displayName: displayName, dialect: format == .tsv ? .tsv : .csv)
             source = CSVRecordSource(reader, entity: BowTieModel.entity, model: BowTieModel.model)
             syntax = .text
+        case .coreData:
+            let store = try CoreDataStore(path: url.path, displayName: displayName)
+            source = try CoreDataRecordSource(
+                store: store, entityName: nil, map: [:], entity: BowTieModel.entity,
+                size: (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0)
+            syntax = .propertyList
         }
         var decoding = try Decoding(
             syntax: syntax, model: BowTieModel.model, stopAtFirstInvalidRecord: stopAtFirstInvalidRecord)

@@ -45,6 +45,13 @@ extension BowTies {
                 written. Photos named by imageName are read from --images \
                 (default: Images/ beside FILE, or in the current folder for -), as written or \
                 with .png added.
+
+                A Core Data SQLite store (told by its Z_METADATA and Z_PRIMARYKEY tables) is \
+                read by its own model: the objects of its BowTie entity, each attribute by its \
+                name (photoData gives the photo's bytes, inline or from _EXTERNAL_DATA; the \
+                archived UIColor or NSColor gives tintColor), located as STORE: BowTie pN. \
+                --entity imports another entity, and --map attribute=field (repeated) names the \
+                field each of its attributes fills; relationships are not read.
                 """)
 
         @Argument(help: "The file to import, - for standard input (default: the sample data).", completion: .file())
@@ -56,6 +63,17 @@ extension BowTies {
         @Option(
             help: ArgumentHelp("The folder image names resolve against.", valueName: "folder"), completion: .directory)
         var images: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "A Core Data store's entity to import (default: BowTie).", valueName: "name"))
+        var entity: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "A Core Data store's attribute and the field it fills, as title=name; repeatable.",
+                valueName: "attribute=field"))
+        var map: [String] = []
 
         @Flag(help: "Overwrite ties that already exist with the file's values.")
         var update = false
@@ -69,6 +87,7 @@ extension BowTies {
         @OptionGroup var options: CatalogOptions
 
         func run() throws {
+            let fieldMap = try self.fieldMap()
             let input: ImportInput =
                 try file == "-" ? .standardInput : .file(file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate())
             if file == "-", Terminal.isTerminal(0) {
@@ -81,7 +100,9 @@ extension BowTies {
             let storeURL = options.storeURL
             let report: ImportReport
             do {
-                report = try dryRun ? checkFile(input, against: storeURL, trap) : importFile(input, trap)
+                report =
+                    try dryRun
+                    ? checkFile(input, against: storeURL, fieldMap, trap) : importFile(input, fieldMap, trap)
             } catch {
                 if let signal = trap.received {
                     Terminal.standardError.write("interrupted: nothing was imported\n")
@@ -99,15 +120,19 @@ extension BowTies {
 
         /// Imports into the catalog, creating it when missing (and removing
         /// it again when the import fails).
-        private func importFile(_ source: ImportInput, _ trap: SignalTrap) throws -> ImportReport {
-            try options.withCatalogCreatedIfMissing { catalog in try run(source, into: catalog, trap) }
+        private func importFile(_ source: ImportInput, _ fieldMap: [String: String], _ trap: SignalTrap) throws
+            -> ImportReport
+        {
+            try options.withCatalogCreatedIfMissing { catalog in try run(source, into: catalog, fieldMap, trap) }
         }
 
         /// A dry run: the real import, on a private copy of the catalog (or
         /// an empty store when there is none), thrown away afterwards. The
         /// catalog is only read, so a dry run works where the user may not
         /// write, and nothing appears beside it.
-        private func checkFile(_ source: ImportInput, against storeURL: URL, _ trap: SignalTrap) throws -> ImportReport {
+        private func checkFile(
+            _ source: ImportInput, against storeURL: URL, _ fieldMap: [String: String], _ trap: SignalTrap
+        ) throws -> ImportReport {
             let scratch = FileManager.default.temporaryDirectory
                 .appendingPathComponent("bowties-dry-run-\(UUID().uuidString)", isDirectory: true)
             defer { try? FileManager.default.removeItem(at: scratch) }
@@ -121,19 +146,40 @@ extension BowTies {
                 // No catalog yet (or one still empty): check against an
                 // empty one.
             }
-            return try run(source, into: Catalog(url: copy, mode: .createIfMissing, wait: options.waitPolicy), trap)
+            return try run(
+                source, into: Catalog(url: copy, mode: .createIfMissing, wait: options.waitPolicy), fieldMap, trap)
         }
 
         /// Runs the import; the catalog is closed when this returns.
-        private func run(_ source: ImportInput, into catalog: Catalog, _ trap: SignalTrap) throws -> ImportReport {
+        private func run(
+            _ source: ImportInput, into catalog: Catalog, _ fieldMap: [String: String], _ trap: SignalTrap
+        ) throws -> ImportReport {
             trap.onSignal { [weak catalog] in catalog?.interrupt() }
             let progress = ProgressLine(label: source.displayName)
             defer { progress.finish() }
-            return try catalog.importRecords(
-                from: source, format: format,
-                options: ImportOptions(
-                    imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
-                    update: update, dryRun: dryRun, strict: strict, progress: progress.update))
+            var importOptions = ImportOptions(
+                imagesDirectory: images.map { URL(fileURLWithPath: $0, isDirectory: true) },
+                update: update, dryRun: dryRun, strict: strict, progress: progress.update)
+            importOptions.entity = entity
+            importOptions.fieldMap = fieldMap
+            return try catalog.importRecords(from: source, format: format, options: importOptions)
+        }
+
+        /// `--map title=name --map when=lastWorn`, as a dictionary.
+        private func fieldMap() throws -> [String: String] {
+            var result: [String: String] = [:]
+            for pair in map {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw UsageError(
+                        "--map \(pair): expected attribute=field",
+                        hint: "--map takes the store's attribute name, then = and the catalog's field (title=name).")
+                }
+                guard result.updateValue(String(parts[1]), forKey: String(parts[0])) == nil else {
+                    throw UsageError("--map names the attribute \(parts[0]) twice")
+                }
+            }
+            return result
         }
 
         private func show(_ report: ImportReport, source: ImportInput, storeURL: URL) throws {

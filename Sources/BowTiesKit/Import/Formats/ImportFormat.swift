@@ -15,6 +15,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case csv
     /// Tab-separated values with a header row.
     case tsv
+    /// A Core Data SQLite store (one with `Z_METADATA` and
+    /// `Z_PRIMARYKEY`): the objects of its `BowTie` entity, or of the
+    /// entity `--entity` names. Told by opening the file
+    /// (``ImportInput/Opened``), not by its first bytes, which only say
+    /// SQLite.
+    case coreData = "coredata"
 
     /// How many bytes ``detect(_:columns:file:)`` looks at, at most.
     public static let sniffLength = 4096
@@ -91,8 +97,9 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 
     /// What bowties reads, for the hint under an unrecognised file.
     static let formatsRead =
-        "bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, and CSV or TSV "
-        + "whose first row names the columns (`bowties import --help` lists them); --format names the format."
+        "bowties reads XML or binary property lists, JSON (an array of objects), JSON Lines, CSV or TSV "
+        + "whose first row names the columns (`bowties import --help` lists them), and Core Data stores; "
+        + "--format names the format."
 
     /// The error for a file no format fits: what it looks like, located
     /// at its first line when it is text.

@@ -1,3 +1,4 @@
+import CoreDataStore
 import Foundation
 import PropertyList
 
@@ -32,6 +33,8 @@ public enum ImportInput: Sendable {
         let defaultImagesDirectory: URL
         /// Standard input, when it is streamed.
         let descriptor: Int32?
+        /// The Core Data store, opened to tell it from other SQLite files.
+        let coreDataStore: CoreDataStore?
         private let url: URL?
         /// A temporary copy of standard input, removed by ``close()``.
         private let temporary: URL?
@@ -45,15 +48,29 @@ public enum ImportInput: Sendable {
                 prefix = bytes
                 self.size = size
                 self.url = url
-                format = try forced ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
-                defaultImagesDirectory = url.deletingLastPathComponent().appendingPathComponent(
-                    "Images", isDirectory: true)
+                coreDataStore = try Self.coreDataStore(
+                    at: url, prefix: bytes, forced: forced, displayName: input.displayName)
+                format =
+                    try coreDataStore.map { _ in .coreData } ?? forced
+                    ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
+                // A Core Data store's photos kept outside it are named by
+                // their file in its _EXTERNAL_DATA folder.
+                defaultImagesDirectory =
+                    coreDataStore?.externalDataFolder
+                    ?? url.deletingLastPathComponent().appendingPathComponent("Images", isDirectory: true)
                 descriptor = nil
                 temporary = nil
             case .standardInput:
                 let bytes = try Self.readPrefix(of: 0, displayName: input.displayName)
                 prefix = bytes
+                coreDataStore = nil
                 let format = try forced ?? ImportFormat.detect(bytes, columns: columns, file: input.displayName)
+                if format == .coreData {
+                    throw CatalogError(
+                        .invalidInput,
+                        "a Core Data store is read from its file (with its -wal and external data), "
+                            + "not from standard input")
+                }
                 self.format = format
                 defaultImagesDirectory = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
                     .appendingPathComponent("Images", isDirectory: true)
@@ -63,7 +80,7 @@ public enum ImportInput: Sendable {
                     temporary = nil
                     url = nil
                     size = nil
-                case .plist:
+                case .plist, .coreData:
                     let copy = FileManager.default.temporaryDirectory
                         .appendingPathComponent("bowties-stdin-\(UUID().uuidString)")
                     size = try Self.copy(prefix: bytes, descriptor: 0, to: copy, displayName: input.displayName)
@@ -72,6 +89,30 @@ public enum ImportInput: Sendable {
                     url = copy
                 }
             }
+        }
+
+        /// The file at `url` opened as a Core Data store, when it is an
+        /// SQLite database (or `--format coredata` says it is one).
+        ///
+        /// A store that cannot be read (truncated, damaged) is a Core Data
+        /// error located in it; an SQLite database without Core Data's
+        /// tables is nil, for ``ImportFormat/detect(_:columns:file:)`` to
+        /// refuse (a bowties catalog is opened with --store).
+        private static func coreDataStore(
+            at url: URL, prefix: [UInt8], forced: ImportFormat?, displayName: String
+        ) throws -> CoreDataStore? {
+            guard forced == .coreData || forced == nil && prefix.starts(with: Array("SQLite format 3".utf8) + [0])
+            else { return nil }
+            // A plain `catch` and a test: Swift 6.3 crashes on a typed
+            // throw caught with a `where` clause here.
+            let store: CoreDataStore
+            do {
+                store = try CoreDataStore(path: url.path, displayName: displayName)
+            } catch {
+                if error.kind == .notCoreData, forced == nil { return nil }
+                throw error
+            }
+            return store
         }
 
         /// The file to read (standard input's copy, for a property list).
