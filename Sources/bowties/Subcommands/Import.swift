@@ -7,7 +7,7 @@ extension BowTies {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import bow ties from a property list, JSON or CSV file (the sample data by default).",
+            abstract: "Import bow ties from a property list, JSON, CSV or Core Data store (the sample data by default).",
             discussion: """
                 Reads an XML or binary property list whose root <array> holds one <dict> per bow \
                 tie, a JSON array of objects, JSON Lines (one object per line), or CSV/TSV with a \

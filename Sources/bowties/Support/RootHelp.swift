@@ -41,8 +41,8 @@ extension FastPath {
           -h, --help              Show help information.
 
         SUBCOMMANDS:
-          import                  Import bow ties from a property list, JSON or CSV
-                                  file (the sample data by default).
+          import                  Import bow ties from a property list, JSON, CSV or
+                                  Core Data store (the sample data by default).
           add                     Add a bow tie to the catalog.
           edit                    Change a bow tie's fields in your text editor.
           set                     Change attributes of the ties a key or a query
@@ -81,6 +81,8 @@ extension FastPath {
                                   to repair.
           model                   Show the object model: each entity, its attributes
                                   and its relationships.
+          coredata                Read a Core Data store (an app's .sqlite file): its
+                                  model and its objects.
 
           See 'bowties help <subcommand>' for detailed help.
         """#
