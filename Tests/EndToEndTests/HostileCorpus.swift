@@ -165,6 +165,9 @@ enum CodeCheck {
         case "invalidValue": return stderr.contains(": invalid ") || stderr.contains(" must be ")
         case "unreadable": return stderr.contains(": cannot read file: ")
         case "ImportError": return stderr.contains(": record ")
+        case "damagedStore":
+            // A Core Data store SQLite cannot read, or an object in it.
+            return stderr.contains("the database is damaged") || stderr.contains(": BowTie p")
         case "malformedBinary":
             return stderr.contains(": byte ")
                 && ["cycle", "outside", "offset", "trailer", "reference", "count"].contains(where: stderr.contains)

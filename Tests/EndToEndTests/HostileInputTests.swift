@@ -72,7 +72,7 @@ struct HostileInputTests {
 
         let fixtures = try FileManager.default.contentsOfDirectory(atPath: try HostileCorpus.folderURL().path)
             .filter { name in
-                name != "manifest.json" && [".plist", ".json", ".jsonl", ".csv", ".tsv"].contains(where: name.hasSuffix)
+                name != "manifest.json" && [".plist", ".json", ".jsonl", ".csv", ".tsv", ".sqlite"].contains(where: name.hasSuffix)
             }
         let used = manifest.cases.compactMap(\.fixture)
         #expect(Set(fixtures) == Set(used), "fixtures without a case or cases without a fixture")
