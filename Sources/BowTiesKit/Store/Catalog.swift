@@ -51,7 +51,8 @@ public final class Catalog: Sendable {
     public let url: URL
     /// Where the records live; everything here goes through it.
     let store: any CatalogStore
-    let photos: PhotoStore
+    /// The store's photo files (``CatalogStore/photos``).
+    var photos: PhotoStore { store.photos }
     let transformers: ValueTransformerRegistry
     /// The object model the store holds (``BowTieModel/model``).
     public let model: ObjectModel
@@ -121,7 +122,6 @@ public final class Catalog: Sendable {
         }
         self.bowTieCodec = bowTieCodec
         isWritable = mode.writes
-        photos = PhotoStore(storeURL: url)
         // The one place that chooses a backend: a path is an SQLite file.
         store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
     }

@@ -20,6 +20,10 @@ protocol CatalogStore: AnyObject, Sendable {
     var dialect: SQLDialect { get }
     /// False for the modes that only read.
     var isWritable: Bool { get }
+    /// Where the bytes of photos kept outside the `blob` table live, one
+    /// file per SHA-256 (the folder beside an SQLite store); the `blob`
+    /// rows that say which are ordinary rows of the store.
+    var photos: PhotoStore { get }
     /// Set when opening upgraded the schema from an earlier release's.
     var upgradedSchema: Catalog.SchemaVersions? { get }
     /// Set when a read-only open reads an earlier release's schema

@@ -17,6 +17,7 @@ final class SQLiteStore: CatalogStore {
     /// The store's schema history, for ``model``.
     let migrator: SchemaMigrator
     let isWritable: Bool
+    let photos: PhotoStore
     var dialect: SQLDialect { .sqlite }
     /// SQLite's busy handler, and who the last wait was for.
     let busyWait: BusyWait
@@ -41,6 +42,7 @@ final class SQLiteStore: CatalogStore {
         self.model = model
         self.migrator = migrator
         isWritable = mode.writes
+        photos = PhotoStore(storeURL: url)
         let busyWait = BusyWait(policy: wait, storeURL: url)
         self.busyWait = busyWait
         let notFound = CatalogError(
