@@ -7,7 +7,7 @@ struct CommandLineTests {
     @Test(
         "--help of each subcommand exits 0 and says what it does",
         arguments: [
-            ("import", "Import bow ties from a property list, JSON or CSV file"),
+            ("import", "Import bow ties from a property list, JSON, CSV or Core Data store"),
             ("add", "Add a bow tie to the catalog."),
             ("edit", "Change a bow tie's fields in your text editor."),
             ("list", "List the bow ties in the catalog."),

@@ -64,19 +64,19 @@ struct SignalTests {
         return importer
     }
 
-    /// How far `pid` has read `file` (its descriptor's offset, from
-    /// `/proc`); 0 when it has no descriptor on it.
+    /// How far `pid` has read `file`: 0 until it has the file open, then
+    /// the bytes it has read (`rchar` of `/proc/PID/io`). The readers read
+    /// with `pread`, which moves no descriptor offset; `rchar` counts every
+    /// read of the process, the file's among them (photos are a few MB).
     static func readPosition(of file: URL, by pid: pid_t) -> Int {
         let fds = "/proc/\(pid)/fd"
-        for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? [] {
-            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\(descriptor)")) == file.path
-            else { continue }
-            let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(descriptor)", encoding: .utf8)) ?? ""
-            let position = info.split(separator: "\n").first { $0.hasPrefix("pos:") }
-                .flatMap { Int($0.dropFirst(4).trimmingCharacters(in: .whitespaces)) }
-            return position ?? 0
+        let isOpen = ((try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? []).contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(fds)/\($0)")) == file.path
         }
-        return 0
+        guard isOpen else { return 0 }
+        let io = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+        return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }
+            .flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? 0
     }
 
     @Test("a signal during a first import: exit 128 + n, a message, no store, no photo folder, no lock file")

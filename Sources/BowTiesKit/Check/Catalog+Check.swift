@@ -280,7 +280,7 @@ extension Catalog {
     ) throws {
         let isBowTie = codec.entity.name == bowTieCodec.entity.name
         let photoIndex = codec.entity.attributes.firstIndex { $0.type == .binaryData }
-        let rows = try StoreRow.fetchCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".rowid")
+        let rows = try StoreRow.fetchCursor(db, sql: codec.selection + " ORDER BY \"\(codec.entity.tableName)\".\(db.dialect.rowNumber)")
         while let row = try rows.next() {
             if isBowTie { count += 1 }
             let failure: String
@@ -506,7 +506,7 @@ extension Catalog {
         let (table, photo) = photoColumn
         let rows = try StoreRow.fetchAll(
             db,
-            sql: "SELECT \(referenceColumns) FROM \(table) WHERE \(photo) = ? ORDER BY rowid LIMIT ?",
+            sql: "SELECT \(referenceColumns) FROM \(table) WHERE \(photo) = ? ORDER BY \(db.dialect.rowNumber) LIMIT ?",
             arguments: [sha256, StoreProblem.maximumRecordsListed])
         let count =
             rows.count < StoreProblem.maximumRecordsListed
@@ -600,7 +600,7 @@ extension Catalog {
             guard model.tableNames.contains(table) else { return false }
             // Not logged: undo could not put back a row whose parent is gone.
             try UndoHistory.withoutImages(of: UndoHistory.recordingAction(db), db) {
-                try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid = ?", arguments: [rowid])
+                try db.execute(sql: "DELETE FROM \"\(table)\" WHERE \(db.dialect.rowNumber) = ?", arguments: [rowid])
             }
         case .removeDuplicateLinks(let table):
             guard let join = model.joinTables.first(where: { $0.name == table }) else { return false }
@@ -608,7 +608,7 @@ extension Catalog {
             try UndoHistory.withoutImages(of: UndoHistory.recordingAction(db), db) {
                 try db.execute(
                     sql: """
-                        DELETE FROM "\(table)" WHERE rowid NOT IN (SELECT min(rowid) FROM "\(table)" \
+                        DELETE FROM "\(table)" WHERE \(db.dialect.rowNumber) NOT IN (SELECT min(\(db.dialect.rowNumber)) FROM "\(table)" \
                         GROUP BY "\(join.ownerColumn)", "\(join.otherColumn)")
                         """)
             }

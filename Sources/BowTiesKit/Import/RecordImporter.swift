@@ -87,7 +87,7 @@ struct RecordImporter {
         codec = catalog.bowTieCodec
         decoder = RecordDecoder(entity: codec.entity, model: catalog.model, syntax: syntax)
         decoder.defersMissingValues = options.update
-        firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM \(codec.entity.tableName)") ?? 0) + 1
+        firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(\(db.dialect.rowNumber)) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try db.recordInserter(codec)
         undoAction = try UndoHistory.recordingAction(db)
         if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
@@ -202,7 +202,7 @@ struct RecordImporter {
 
         let table = codec.entity.tableName
         let existing = try StoreRow.fetchOne(
-            db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE id = ?"),
+            db.cachedStatement(sql: "SELECT \(db.dialect.rowNumber) FROM \(table) WHERE id = ?"),
             arguments: [tie.id.uuidString]
         ).map { try $0.decode(Int64.self, atIndex: 0) }
         if let rowid = existing, try rowid >= firstNewRowID || updatedIDs.contains(tie.id, db) {

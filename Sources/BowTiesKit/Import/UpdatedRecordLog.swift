@@ -23,7 +23,7 @@ struct UpdatedRecordLog {
     func contains(_ id: UUID, _ db: any StoreSession) throws -> Bool {
         guard created else { return false }
         return try Bool.fetchOne(
-            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.\"\(Self.table)\" WHERE id = ?)"),
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \"\(Self.table)\" WHERE id = ?)"),
             arguments: [id.uuidString]) ?? false
     }
 
@@ -31,18 +31,19 @@ struct UpdatedRecordLog {
     mutating func insert(_ id: UUID, _ db: any StoreSession) throws {
         if !created {
             try db.execute(
-                sql: "CREATE TEMP TABLE IF NOT EXISTS \"\(Self.table)\" (id TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID")
-            try db.execute(sql: "DELETE FROM temp.\"\(Self.table)\"")
+                sql: "CREATE TEMP TABLE IF NOT EXISTS \"\(Self.table)\" (id TEXT PRIMARY KEY NOT NULL)"
+                    + db.dialect.withoutRowNumber)
+            try db.execute(sql: "DELETE FROM \"\(Self.table)\"")
             created = true
         }
-        try db.cachedStatement(sql: "INSERT OR IGNORE INTO temp.\"\(Self.table)\" (id) VALUES (?)")
+        try db.cachedStatement(sql: "INSERT INTO \"\(Self.table)\" (id) VALUES (?) ON CONFLICT DO NOTHING")
             .execute(arguments: [id.uuidString])
     }
 
     /// Drops the table, if it was made.
     mutating func finish(_ db: any StoreSession) throws {
         guard created else { return }
-        try db.execute(sql: "DROP TABLE temp.\"\(Self.table)\"")
+        try db.execute(sql: "DROP TABLE \"\(Self.table)\"")
         created = false
     }
 }

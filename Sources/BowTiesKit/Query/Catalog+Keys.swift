@@ -27,7 +27,9 @@ extension Catalog {
                 hint: "Use the exact search key or more characters of the id.")
         }
         if let tie = try fetch("searchKey = ?", [key], limit: 1).first { return tie }
-        if let tie = try single(fetch("searchKey = ? COLLATE NOCASE", [key]), "search key") { return tie }
+        if let tie = try single(fetch("\(db.dialect.caseInsensitive("searchKey")) = ?", [key]), "search key") {
+            return tie
+        }
         if let id = UUID(uuidString: key), let tie = try fetchOne(id: id, db) { return tie }
         let prefix = key.uppercased()
         if prefix.count >= 4, prefix.count < 36, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) {
@@ -68,7 +70,7 @@ extension Catalog {
                 db,
                 sql: """
                     SELECT DISTINCT searchKey FROM \(table)
-                    WHERE searchKey LIKE ? ESCAPE '\\' ORDER BY searchKey COLLATE NOCASE LIMIT ?
+                    WHERE \(db.dialect.likeIgnoringCase("searchKey")) ORDER BY \(db.dialect.caseInsensitive("searchKey")) LIMIT ?
                     """,
                 arguments: [pattern, limit])
         }

@@ -167,7 +167,7 @@ struct QueryCompiler {
     /// - Returns: The operator and its `?`, and the argument to bind.
     func containing(_ text: String) -> (operation: (String) -> String, argument: StoreValue) {
         if text.unicodeScalars.allSatisfy(\.isASCII) {
-            return ({ "\($0) LIKE ? ESCAPE '\\'" }, Self.likePattern(text).storeValue)
+            return (dialect.likeIgnoringCase, Self.likePattern(text).storeValue)
         }
         return ({ dialect.regexMatch($0, "?") }, ("(?i)" + NSRegularExpression.escapedPattern(for: text)).storeValue)
     }

@@ -75,8 +75,8 @@ extension Catalog {
         let figures = try StoreRow.fetchOne(
             db,
             sql: """
-                SELECT count(*), ifnull(sum(\(column("isFavorite")) <> 0), 0), ifnull(sum(\(worn) = 0), 0), \
-                ifnull(sum(\(column("lastWorn")) IS NULL OR \(column("lastWorn")) < \(cutoff)), 0), count(\(photo)), \
+                SELECT count(*), coalesce(sum(\(column("isFavorite")) <> 0), 0), coalesce(sum(\(worn) = 0), 0), \
+                coalesce(sum(\(column("lastWorn")) IS NULL OR \(column("lastWorn")) < \(cutoff)), 0), count(\(photo)), \
                 max(\(worn)), min(CASE WHEN \(worn) > 0 THEN \(worn) END) \
                 FROM \(table) WHERE \(condition)
                 """, arguments: arguments)
@@ -85,7 +85,7 @@ extension Catalog {
             try Int.fetchOne(
                 db,
                 sql: """
-                    SELECT ifnull(sum(byteCount), 0) FROM \(Self.blobTable) WHERE sha256 IN \
+                    SELECT coalesce(sum(byteCount), 0) FROM \(Self.blobTable) WHERE sha256 IN \
                     (SELECT \(photo) FROM \(table) WHERE \(condition) AND \(photo) IS NOT NULL)
                     """, arguments: arguments) ?? 0
 

@@ -165,7 +165,10 @@ public final class Catalog: Sendable {
         }
         _ = try write { db, _ in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('externalStorageThreshold', ?)",
+                sql: """
+                    INSERT INTO setting (key, value) VALUES ('externalStorageThreshold', ?) \
+                    ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                    """,
                 arguments: [bytes])
         }
     }

@@ -18,11 +18,20 @@ struct SQLDialect: Sendable {
     /// True when `expression` matches the regular expression `pattern`
     /// (both SQL expressions).
     var regexMatch: @Sendable (_ expression: String, _ pattern: String) -> String
+    /// True when `expression` matches the `LIKE` pattern bound to the
+    /// next `?` (`\` escapes), ignoring the case of ASCII letters (SQLite's
+    /// `LIKE`; `ILIKE` on PostgreSQL).
+    var likeIgnoringCase: @Sendable (_ expression: String) -> String
+    /// What follows the column list of a table whose primary key is its
+    /// only index (SQLite's `WITHOUT ROWID`; nothing elsewhere).
+    var withoutRowNumber: String
 
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
     /// store registers (``RegularExpressionFunction``).
     static let sqlite = SQLDialect(
         name: "SQLite", rowNumber: "rowid",
         caseInsensitive: { "\($0) COLLATE NOCASE" },
-        regexMatch: { "\($0) REGEXP \($1)" })
+        regexMatch: { "\($0) REGEXP \($1)" },
+        likeIgnoringCase: { "\($0) LIKE ? ESCAPE '\\'" },
+        withoutRowNumber: " WITHOUT ROWID")
 }

@@ -74,7 +74,7 @@ extension Catalog {
         }
         try write { db, changes in
             try db.execute(
-                sql: "INSERT OR REPLACE INTO setting (key, value) VALUES (?, ?)",
+                sql: "INSERT INTO setting (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 arguments: [UndoHistory.limitSettingKey, limit])
             let dropped = try Int64.fetchAll(
                 db,
@@ -277,7 +277,7 @@ extension Catalog {
         case "insert", "update":
             // Cached statements: an undo of an import runs these once a row.
             let current = try StoreRow.fetchOne(
-                db.cachedStatement(sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE rowid = ?"),
+                db.cachedStatement(sql: "SELECT \(columns) FROM \"\(entry.table)\" WHERE \(db.dialect.rowNumber) = ?"),
                 arguments: [entry.row])
             let image = try StoreRow.fetchOne(
                 db.cachedStatement(sql: "SELECT \(columns) FROM \"\(shadow)\" WHERE seq = ? AND side = 1"),
@@ -286,7 +286,7 @@ extension Catalog {
         case "delete":
             unchanged =
                 try !(Bool.fetchOne(
-                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \"\(entry.table)\" WHERE rowid = ?)"),
+                    db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM \"\(entry.table)\" WHERE \(db.dialect.rowNumber) = ?)"),
                     arguments: [entry.row])
                     ?? false)
         default:
@@ -354,7 +354,7 @@ extension Catalog {
         let shadow = "\"\(ObjectModel.undoImageTable(entry.table))\""
         switch entry.operation {
         case "insert":
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [entry.row])
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(db.dialect.rowNumber) = ?").execute(arguments: [entry.row])
         case "range":
             try UndoHistory.deleteRows(of: entry.table, from: entry.row, through: entry.lastRow ?? entry.row, db)
         case "delete":
@@ -365,7 +365,7 @@ extension Catalog {
             try db.cachedStatement(
                 sql: keyIsRowid
                     ? "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
-                    : "INSERT INTO \(table) (rowid, \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
+                    : "INSERT INTO \(table) (\(db.dialect.rowNumber), \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
             ).execute(arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
         case "update":
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
@@ -377,7 +377,7 @@ extension Catalog {
             guard !changed.isEmpty else { return }
             let names = changed.map { "\"\(columns[$0])\"" }.joined(separator: ", ")
             try db.cachedStatement(
-                sql: "UPDATE \(table) SET (\(names)) = (SELECT \(names) FROM \(shadow) WHERE seq = ? AND side = 0) WHERE rowid = ?"
+                sql: "UPDATE \(table) SET (\(names)) = (SELECT \(names) FROM \(shadow) WHERE seq = ? AND side = 0) WHERE \(db.dialect.rowNumber) = ?"
             ).execute(arguments: [entry.seq, entry.row])
         default:
             throw CatalogError(.storeDamaged, "the undo history holds an unknown change: \(entry.operation)")

@@ -21,7 +21,7 @@ extension UndoHistory {
         var start = first
         while start <= last {
             let end = last - start >= deletionBatch ? start + deletionBatch - 1 : last
-            try db.execute(sql: "DELETE FROM \"\(table)\" WHERE rowid BETWEEN ? AND ?", arguments: [start, end])
+            try db.execute(sql: "DELETE FROM \"\(table)\" WHERE \(db.dialect.rowNumber) BETWEEN ? AND ?", arguments: [start, end])
             start = end + 1
         }
     }
