@@ -93,17 +93,8 @@ public enum XcodeModelDocument {
 
     /// Xcode's `attributeType` names.
     static func attributeType(_ type: AttributeType) -> String {
-        switch type {
-        case .string: "String"
-        case .boolean: "Boolean"
-        case .date: "Date"
-        case .double: "Double"
-        case .integer32: "Integer 32"
-        case .uuid: "UUID"
-        case .uri: "URI"
-        case .binaryData: "Binary"
-        case .transformable: "Transformable"
-        }
+        // The file says "Binary" where the model editor shows "Binary Data".
+        type == .binaryData ? "Binary" : type.displayName
     }
 
     static func deletionRule(_ rule: RelationshipDescription.DeleteRule) -> String {
