@@ -6,8 +6,6 @@
 /// placeholders, double-quoted identifiers, `ON CONFLICT DO NOTHING`,
 /// `EXISTS`, `count(*)`. What is not is asked here, by meaning.
 struct SQLDialect: Sendable {
-    /// The backend's name, for messages.
-    var name: String
     /// The column that numbers a table's rows in insertion order (SQLite's
     /// `rowid`; a PostgreSQL table declares one, generated as identity).
     var rowNumber: String
@@ -29,7 +27,7 @@ struct SQLDialect: Sendable {
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
     /// store registers (``RegularExpressionFunction``).
     static let sqlite = SQLDialect(
-        name: "SQLite", rowNumber: "rowid",
+        rowNumber: "rowid",
         caseInsensitive: { "\($0) COLLATE NOCASE" },
         regexMatch: { "\($0) REGEXP \($1)" },
         likeIgnoringCase: { "\($0) LIKE ? ESCAPE '\\'" },

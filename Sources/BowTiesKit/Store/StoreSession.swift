@@ -59,13 +59,6 @@ extension Int: StoreValueConvertible {
     static func fromStoreValue(_ value: StoreValue) -> Int? { Int64.fromStoreValue(value).map(Int.init) }
 }
 
-extension Int32: StoreValueConvertible {
-    var storeValue: StoreValue { .integer(Int64(self)) }
-    static func fromStoreValue(_ value: StoreValue) -> Int32? {
-        Int64.fromStoreValue(value).flatMap { Int32(exactly: $0) }
-    }
-}
-
 extension Double: StoreValueConvertible {
     var storeValue: StoreValue { .real(self) }
     static func fromStoreValue(_ value: StoreValue) -> Double? {
@@ -99,11 +92,6 @@ extension Data: StoreValueConvertible {
     }
 }
 
-extension Optional where Wrapped: StoreValueConvertible {
-    /// `NULL` for nil.
-    var storeValue: StoreValue { self?.storeValue ?? .null }
-}
-
 /// The values bound to a statement's `?` placeholders, in order.
 ///
 /// ```swift
@@ -115,10 +103,6 @@ struct StoreArguments: Sendable, Hashable, ExpressibleByArrayLiteral {
     init(_ values: [StoreValue] = []) { self.values = values }
     init(_ values: [(any StoreValueConvertible)?]) { self.values = values.map { $0?.storeValue ?? .null } }
     init(arrayLiteral elements: (any StoreValueConvertible)?...) { self.init(elements) }
-
-    static func + (lhs: StoreArguments, rhs: StoreArguments) -> StoreArguments {
-        StoreArguments(lhs.values + rhs.values)
-    }
 }
 
 /// One row a query returned: its values by position and by column name.
@@ -131,8 +115,6 @@ struct StoreRow: Sendable, Equatable {
         self.values = values
         self.columns = columns
     }
-
-    var count: Int { values.count }
 
     /// The value at `index` (`NULL` past the last column).
     subscript(_ index: Int) -> StoreValue { values.indices.contains(index) ? values[index] : .null }
@@ -301,12 +283,6 @@ extension StoreValueConvertible {
         try statement.fetchAll(arguments: arguments).first.flatMap { fromStoreValue($0[0]) }
     }
 
-    static func fetchSet(_ db: any StoreSession, sql: String, arguments: StoreArguments = []) throws
-        -> Set<Self> where Self: Hashable
-    {
-        Set(try fetchAll(db, sql: sql, arguments: arguments))
-    }
-
     /// The first column of the first row; nil when there is no row or
     /// its value is `NULL`.
     static func fetchOne(_ db: any StoreSession, sql: String, arguments: StoreArguments = []) throws
@@ -318,11 +294,4 @@ extension StoreValueConvertible {
 
 extension StoreStatement {
     func execute() throws { try execute(arguments: []) }
-}
-
-extension StoreCursor {
-    /// Calls `body` with each row in turn.
-    func forEach(_ body: (StoreRow) throws -> Void) throws {
-        while let row = try next() { try body(row) }
-    }
 }
