@@ -5,7 +5,8 @@
 // Layers, bottom up:
 //   CLibXML2      system library: module map and shim for libxml2 (C stays here)
 //   CImageCodecs  system library: module map and shim for libpng and libjpeg (the report's photo scaling)
-//   CLibraryLoader C: libpng and libjpeg loaded on first use, so that other commands start without them
+//   CLibraryLoader C: libpng, libjpeg and libpq loaded on first use, so that other commands start without them
+//   CLibPQ        system library: module map and shim for libpq (a catalog on PostgreSQL)
 //   CZlib         system library: module map and shim for zlib (raw DEFLATE of Core Data's model cache)
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
@@ -37,8 +38,15 @@ let package = Package(
             name: "CImageCodecs",
             providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev"])]
         ),
-        // libpng's and libjpeg's functions, loaded when first called
-        // (CImageCodecs names no library to link).
+        // libpq, PostgreSQL's client library: no pkg-config, whose -lpq
+        // would make every command load it (CLibraryLoader does, on the
+        // first call).
+        .systemLibrary(
+            name: "CLibPQ",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // libpng's, libjpeg's and libpq's functions, loaded when first
+        // called (CImageCodecs and CLibPQ name no library to link).
         .target(name: "CLibraryLoader"),
         .systemLibrary(
             name: "CZlib",
@@ -66,6 +74,9 @@ let package = Package(
                 "CoreDataStore",
                 // libpng and libjpeg, to scale the report's large photos down.
                 "CImageCodecs", "CLibraryLoader",
+                // libpq, for a catalog at a postgresql:// address
+                // (Store/PostgreSQL/ only).
+                "CLibPQ",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's prepared insert (GRDB's
                 // own module for it; the system SQLite GRDB links).
