@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// libpng and libjpeg are loaded when the report first scales a photo
+/// libpng and libjpeg are loaded when the report first scales a photo,
+/// libpq when a command first reaches a PostgreSQL catalog
 /// (CLibraryLoader), not at every start: the dynamic loader's list of the
 /// files it loads (`LD_DEBUG=files`, on standard error) shows which a
 /// command loaded.
@@ -28,6 +29,50 @@ struct LibraryLoadingTests {
             #expect(result.stderr.contains("file=libc.so.6"), "\(form): LD_DEBUG said nothing")
             #expect(Self.loaded(result).isEmpty, "\(form) loaded \(Self.loaded(result))")
         }
+    }
+
+    @Test("commands on an SQLite catalog never load libpq; a postgresql:// address loads it on its first call")
+    func libpqOnlyForPostgreSQL() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        let forms: [[String]] = [
+            ["--version"], ["show", "R"], ["wear", "R", "--on", "2026-11-20"], ["list"], ["count"], ["export", "--format", "jsonl"],
+        ]
+        for form in forms {
+            let result = try bowties.run(arguments: form, environment: ["LD_DEBUG": "files"])
+            #expect(result.status == 0, "\(form): \(result)")
+            #expect(result.stderr.contains("file=libc.so.6"), "\(form): LD_DEBUG said nothing")
+            #expect(!result.stderr.contains("file=libpq.so"), "\(form) loaded libpq")
+            // Nor what libpq needs (TLS, Kerberos, LDAP).
+            #expect(!result.stderr.contains("file=libgssapi"), "\(form) loaded libgssapi")
+            #expect(!result.stderr.contains("file=libldap"), "\(form) loaded libldap")
+        }
+        let port = try PostgreSQLServer.freePort()
+        let result = try bowties.run(
+            arguments: ["show", "R", "--store", "postgresql://127.0.0.1:\(port)/ties"], environment: ["LD_DEBUG": "files"])
+        #expect(result.status == 69, "\(result)")
+        #expect(result.stderr.contains("file=libpq.so.5"), "\(result)")
+    }
+
+    @Test("without libpq, a postgresql:// command says what is missing and exits 69")
+    func missingLibpq() throws {
+        let bowties = try BowTiesRunner()
+        try bowties.importSampleData()
+        // libpq hidden from the loader: a private copy of the library
+        // path where libpq.so.5 is an empty file, first in the search.
+        let libraries = bowties.directory.appendingPathComponent("lib", isDirectory: true)
+        try FileManager.default.createDirectory(at: libraries, withIntermediateDirectories: true)
+        try Data().write(to: libraries.appendingPathComponent("libpq.so.5"))
+        let result = try bowties.run(
+            arguments: ["list", "--store", "postgresql://127.0.0.1:1/ties"],
+            environment: ["LD_LIBRARY_PATH": libraries.path])
+        #expect(result.status == 69, "\(result)")
+        #expect(
+            result.stderr.hasPrefix(
+                "bowties: error: cannot load libpq.so.5, which a catalog on PostgreSQL (Debian: apt install libpq5) needs: "),
+            "\(result)")
+        // An SQLite catalog does not notice.
+        #expect(try bowties.run("count", environment: ["LD_LIBRARY_PATH": libraries.path]).status == 0)
     }
 
     @Test("the report loads libpng and libjpeg when it scales a large photo, and scales it")

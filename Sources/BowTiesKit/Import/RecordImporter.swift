@@ -90,9 +90,10 @@ struct RecordImporter {
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(\(db.dialect.rowNumber)) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try db.recordInserter(codec)
         undoAction = try UndoHistory.recordingAction(db)
-        if firstNewRowID == 1 {  // max(rowid) is NULL: the table is empty
+        if firstNewRowID == 1 && !catalog.isOnPostgreSQL {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
-            // the lookup-only indexes once at the end, in this transaction.
+            // the lookup-only indexes once at the end, in this transaction
+            // (SQLite's indexes: PostgreSQL's stay).
             deferredIndexes = catalog.model.indexes(of: codec.entity)
             for index in deferredIndexes {
                 try db.execute(sql: index.dropSQL)

@@ -27,7 +27,7 @@ extension Catalog {
                 hint: "Use the exact search key or more characters of the id.")
         }
         if let tie = try fetch("searchKey = ?", [key], limit: 1).first { return tie }
-        if let tie = try single(fetch("\(db.dialect.caseInsensitive("searchKey")) = ?", [key]), "search key") {
+        if let tie = try single(fetch(db.dialect.equalsIgnoringCase("searchKey"), [key]), "search key") {
             return tie
         }
         if let id = UUID(uuidString: key), let tie = try fetchOne(id: id, db) { return tie }

@@ -152,7 +152,7 @@ struct QueryCompiler {
                 """
                 (\(primaryKey) IN (SELECT j."\(named.near)" FROM "\(named.table.name)" AS j \
                 JOIN "\(destination.tableName)" AS d ON d."\(destination.primaryKeyColumn)" = j."\(named.far)" \
-                WHERE \(dialect.caseInsensitive("d.\"\(named.nameColumn)\"")) = ?))
+                WHERE \(dialect.equalsIgnoringCase("d.\"\(named.nameColumn)\""))))
                 """,
                 [value.trimmingCharacters(in: .whitespaces).storeValue]
             )

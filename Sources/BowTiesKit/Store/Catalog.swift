@@ -1,7 +1,8 @@
 import Foundation
 
 /// A bowties catalog: its store (``CatalogStore``: an SQLite file in WAL
-/// mode, ``SQLiteStore``) and the folder of external photo files beside it.
+/// mode, ``SQLiteStore``, and the folder of external photo files beside
+/// it; or a PostgreSQL database, ``PostgreSQLStore``).
 ///
 /// ```swift
 /// let catalog = try Catalog(url: StoreLocation.resolve(explicit: nil))
@@ -122,8 +123,13 @@ public final class Catalog: Sendable {
         }
         self.bowTieCodec = bowTieCodec
         isWritable = mode.writes
-        // The one place that chooses a backend: a path is an SQLite file.
-        store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
+        // The one place that chooses a backend: an address is a
+        // PostgreSQL database, a path an SQLite file.
+        if url.isStoreAddress {
+            store = try PostgreSQLStore(url: url, mode: mode, wait: wait, model: model)
+        } else {
+            store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
+        }
     }
 
     /// Stops what the catalog is doing as soon as possible: the running
@@ -160,6 +166,7 @@ public final class Catalog: Sendable {
     /// Sets the threshold for photos saved from now on (existing photos stay
     /// where they are).
     public func setExternalStorageThreshold(_ bytes: Int) throws {
+        try requireSQLite("the photo threshold (photos stay in the database there)")
         guard bytes >= 0 else {
             throw CatalogError(.invalidInput, "the external storage threshold must be 0 or more bytes")
         }
@@ -212,7 +219,7 @@ public final class Catalog: Sendable {
         _ body: (any StoreSession, PhotoChanges) throws -> T
     ) throws -> T {
         guard isWritable else {
-            throw CatalogError(.storeIO, "the catalog at \(url.path) was opened read-only; this command cannot change it")
+            throw CatalogError(.storeIO, "the catalog at \(url.storeDescription) was opened read-only; this command cannot change it")
         }
         let changes = PhotoChanges()
         let result: T
@@ -297,7 +304,10 @@ extension Catalog {
     /// - Returns: True when the store was removed.
     @discardableResult
     public static func removeStoreIfUnused(at url: URL) -> Bool {
-        SQLiteStore.removeStoreIfUnused(at: url)
+        // A database is the server's: its schema stays (made in a
+        // transaction of its own, it is whole or absent).
+        if url.isStoreAddress { return false }
+        return SQLiteStore.removeStoreIfUnused(at: url)
     }
 
     /// Writes a consistent copy of the store's database to `destination`

@@ -40,6 +40,10 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         /// This user may not write (or read) a file or folder the command
         /// needs: the catalog's folder, the catalog, an output's folder.
         case permissionDenied
+        /// The store's server cannot be reached or does not hold the
+        /// database (a PostgreSQL catalog), or the command is not yet
+        /// available on that kind of store.
+        case storeUnavailable
     }
 
     public var kind: Kind

@@ -186,10 +186,15 @@ struct RecordWriter: Sendable {
     {
         let destination = named.destination
         let keyColumn = destination.primaryKeyColumn
+        // As the declaration compares names (SQLite's column is NOCASE
+        // already; PostgreSQL folds both sides).
+        let ignoresCase = destination.nameAttribute.flatMap { destination[$0] }?.isCaseInsensitive == true
+        let matches =
+            ignoresCase ? db.dialect.equalsIgnoringCase("\"\(named.nameColumn)\"") : "\"\(named.nameColumn)\" = ?"
         if let row = try StoreRow.fetchOne(
             db.cachedStatement(
                 sql:
-                    "SELECT \"\(keyColumn)\", \"\(named.nameColumn)\" FROM \"\(destination.tableName)\" WHERE \"\(named.nameColumn)\" = ?"
+                    "SELECT \"\(keyColumn)\", \"\(named.nameColumn)\" FROM \"\(destination.tableName)\" WHERE \(matches)"
             ), arguments: [name])
         {
             return (row[0], try row.decode(String.self, atIndex: 1))

@@ -23,6 +23,10 @@ struct SQLDialect: Sendable {
     /// What follows the column list of a table whose primary key is its
     /// only index (SQLite's `WITHOUT ROWID`; nothing elsewhere).
     var withoutRowNumber: String
+    /// True when `expression` equals the value bound to the next `?`,
+    /// both compared as ``caseInsensitive`` compares (a parameter's case
+    /// must be folded too where the backend folds by a function).
+    var equalsIgnoringCase: @Sendable (_ expression: String) -> String = { "\($0) COLLATE NOCASE = ?" }
 
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
     /// store registers (``RegularExpressionFunction``).

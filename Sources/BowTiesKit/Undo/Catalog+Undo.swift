@@ -49,7 +49,8 @@ public struct UndoReport: Sendable {
 extension Catalog {
     /// The most recent actions, newest first.
     public func undoHistory(limit: Int = 20) throws -> [UndoAction] {
-        try read { db in
+        try requireUndoHistory("the undo history (log)")
+        return try read { db in
             guard try UndoHistory.exists(db) else { return [] }
             return try StoreRow.fetchAll(
                 db,
@@ -63,12 +64,14 @@ extension Catalog {
 
     /// How many actions the history keeps (`config --undo-limit`).
     public func undoLimit() throws -> Int {
-        try read { db in try UndoHistory.limit(db) }
+        try requireUndoHistory("the undo limit")
+        return try read { db in try UndoHistory.limit(db) }
     }
 
     /// Sets how many actions the history keeps; older ones go now. With
     /// 0 the history is off: nothing can be undone.
     public func setUndoLimit(_ limit: Int) throws {
+        try requireUndoHistory("the undo limit")
         guard limit >= 0 else {
             throw CatalogError(.invalidInput, "the undo limit must be 0 or more (it is \(limit))")
         }
@@ -100,7 +103,8 @@ extension Catalog {
     ///   undo; `.conflict` when a record it changed has changed since,
     ///   naming the later action to undo first. Nothing is written then.
     public func undo(_ id: Int64? = nil) throws -> UndoReport {
-        try withLargeCache { try undoAction(id) }
+        try requireUndoHistory("undo")
+        return try withLargeCache { try undoAction(id) }
     }
 
     private func undoAction(_ id: Int64?) throws -> UndoReport {
@@ -143,7 +147,8 @@ extension Catalog {
     ///   (or a change made since dropped it); `.conflict` when a record
     ///   has changed since the undo.
     public func redo() throws -> UndoReport {
-        try withLargeCache { try redoAction() }
+        try requireUndoHistory("redo")
+        return try withLargeCache { try redoAction() }
     }
 
     /// Runs `body` with the page cache an import uses: an undo may touch

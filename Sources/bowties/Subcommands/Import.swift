@@ -198,14 +198,14 @@ extension BowTies {
                 case .file(let url): file = url.path
                 case .standardInput: file = "-"
                 }
-                try Output.json(ReportJSON(report, file: file, store: storeURL.path))
+                try Output.json(ReportJSON(report, file: file, store: storeURL.storeDescription))
                 return
             }
             let counts = "added \(report.added), updated \(report.updated), unchanged \(report.unchanged)"
             if report.dryRun {
                 Output.line("Dry run of \(source.displayName), nothing written: would have \(counts).")
             } else {
-                Output.line("Imported \(source.displayName) into \(storeURL.path): \(counts).")
+                Output.line("Imported \(source.displayName) into \(storeURL.storeDescription): \(counts).")
             }
             // "7 photos", or "7 distinct photos for 100000 ties" when
             // records share them (each is stored once).
@@ -216,6 +216,8 @@ extension BowTies {
             }
             if report.photos > 0 && report.dryRun {
                 Output.line("\(photos) would be saved.")
+            } else if report.photos > 0 && storeURL.isStoreAddress {
+                Output.line("\(photos) saved in the database.")
             } else if report.photos > 0 {
                 let files = "\(report.photoFilesWritten) new file\(report.photoFilesWritten == 1 ? "" : "s")"
                 let folder = Catalog.externalPhotoDirectory(forStoreAt: storeURL).path

@@ -13,9 +13,10 @@ enum ExitStatus: Int32 {
     case invalidData = 65
     case inputNotFound = 66
     /// EX_UNAVAILABLE: the editor of `bowties edit` could not be run, or
-    /// failed; or a library loaded on first use (libpng, libjpeg: see
+    /// failed; a library loaded on first use (libpng, libjpeg, libpq: see
     /// CLibraryLoader) could not be loaded, which the C loader says and
-    /// exits with itself.
+    /// exits with itself; or a PostgreSQL catalog's server cannot be
+    /// reached (or the command is not yet available there).
     case editorFailed = 69
     case cannotCreateOutput = 73
     case storeIO = 74
@@ -30,7 +31,7 @@ enum ExitStatus: Int32 {
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 69 the editor \
-        failed (edit) or a system library is missing, 73 cannot create output, 74 store I/O error or not a bowties store, \
+        failed (edit), a system library is missing or a PostgreSQL catalog's server is unreachable, 73 cannot create output, 74 store I/O error or not a bowties store, \
         75 store busy (past --wait), 77 permission denied (a folder or file this user may not write), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """
@@ -48,6 +49,7 @@ enum ExitStatus: Int32 {
             case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
             case .storeBusy: self = .storeBusy
             case .permissionDenied: self = .permissionDenied
+            case .storeUnavailable: self = .editorFailed
             case .interrupted: self = .interrupted
             }
         case let error as PropertyListError:

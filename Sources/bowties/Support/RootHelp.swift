@@ -29,10 +29,10 @@ extension FastPath {
 
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data
         (validation, malformed input), 66 input not found or unreadable, 69 the editor
-        failed (edit) or a system library is missing, 73 cannot create output, 74 store
-        I/O error or not a bowties store, 75 store busy (past --wait), 77 permission
-        denied (a folder or file this user may not write), 128 + N interrupted by
-        signal N (130 for Ctrl-C).
+        failed (edit), a system library is missing or a PostgreSQL catalog's server is
+        unreachable, 73 cannot create output, 74 store I/O error or not a bowties
+        store, 75 store busy (past --wait), 77 permission denied (a folder or file this
+        user may not write), 128 + N interrupted by signal N (130 for Ctrl-C).
 
         USAGE: bowties <subcommand>
 

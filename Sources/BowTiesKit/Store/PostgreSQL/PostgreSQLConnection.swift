@@ -1,0 +1,354 @@
+import Foundation
+internal import CLibPQ
+
+/// One libpq connection (`PGconn`), the only Swift that calls libpq with
+/// ``PostgreSQLResult``: the PostgreSQL store's sessions run their SQL
+/// through it, one statement at a time.
+///
+/// libpq is loaded by the first call (CLibraryLoader), so a command on
+/// an SQLite catalog never maps it; a machine without it ends a command
+/// on a PostgreSQL catalog with the loader's message and status 69.
+///
+/// Not `Sendable` for its statements: a connection belongs to the one
+/// thread that runs the command's transaction. ``cancel()`` is the
+/// exception: libpq's `PQcancel` may be called from any thread (a signal
+/// handler's queue), over its own socket.
+final class PostgreSQLConnection: @unchecked Sendable {
+    /// `PGconn *`; never nil once made.
+    private let handle: OpaquePointer
+    /// `PGcancel *`, made once connected: what ``cancel()`` sends.
+    private let cancelHandle: OpaquePointer?
+    /// The address, password masked: how messages name the catalog.
+    let description: String
+    /// Statement texts as the session translated them, by the text the
+    /// layers above wrote (``PostgreSQLSession/translated(_:)``).
+    var translations: [String: String] = [:]
+
+    /// Connects to the database at `address`, as libpq reads it (the URL
+    /// as given; what it leaves out from `PG*` variables and `~/.pgpass`).
+    ///
+    /// - Throws: ``CatalogError`` `.storeUnavailable` (the server cannot
+    ///   be reached, the database does not exist), `.permissionDenied`
+    ///   (authentication failed, or no password was given for a server
+    ///   that asks one). The message names the host, port and database
+    ///   and gives libpq's reason, never the password.
+    init(address: String) throws {
+        description = StoreAddress.masked(address)
+        guard let connection = PQconnectdb(address) else {
+            throw CatalogError(.storeUnavailable, "cannot connect to the catalog at \(description): out of memory")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let error = Self.connectionError(connection, address: address, description: description)
+            PQfinish(connection)
+            throw error
+        }
+        handle = connection
+        cancelHandle = PQgetCancel(connection)
+        // Every statement's text is UTF-8; the server's notices
+        // ("…does not exist, skipping") are not the user's business.
+        for setting in ["SET client_encoding = 'UTF8'", "SET client_min_messages = warning"] {
+            PQclear(PQexec(handle, setting))
+        }
+    }
+
+    deinit {
+        if let cancelHandle { PQfreeCancel(cancelHandle) }
+        PQfinish(handle)
+    }
+
+    /// Asks the server to stop the statement running on this connection:
+    /// it fails with SQLSTATE 57014 (`query_canceled`), and its
+    /// transaction can only roll back.
+    func cancel() {
+        guard let cancelHandle else { return }
+        var buffer = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(cancelHandle, &buffer, Int32(buffer.count))
+    }
+
+    /// Runs `sql` (one statement, `$1`… placeholders) with `parameters`
+    /// (``StoreValue``s: text for numbers and text, binary `bytea` for
+    /// blobs; the server infers the other types from where they stand).
+    ///
+    /// - Throws: ``PostgreSQLError`` with the server's SQLSTATE.
+    func execute(_ sql: String, _ parameters: [StoreValue] = []) throws -> PostgreSQLResult {
+        let result = Self.withParameters(parameters) { count, types, values, lengths, formats in
+            PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        return try check(result)
+    }
+
+    /// Sends `sql` and reads its rows one at a time (libpq's single-row
+    /// mode): memory stays flat however many there are. Read them with
+    /// ``nextRow()`` until it returns nil.
+    func sendStreaming(_ sql: String, _ parameters: [StoreValue]) throws {
+        let sent = Self.withParameters(parameters) { count, types, values, lengths, formats in
+            PQsendQueryParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        guard sent == 1 else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        _ = PQsetSingleRowMode(handle)
+    }
+
+    /// The next row of the statement ``sendStreaming(_:_:)`` sent, as a
+    /// result of one row; nil after the last (the statement is done).
+    func nextRow() throws -> PostgreSQLResult? {
+        while let result = PQgetResult(handle) {
+            switch PQresultStatus(result) {
+            case PGRES_SINGLE_TUPLE:
+                return PostgreSQLResult(result)
+            case PGRES_TUPLES_OK, PGRES_COMMAND_OK:
+                PQclear(result)
+            default:
+                let error = PostgreSQLError(result: result)
+                PQclear(result)
+                while let rest = PQgetResult(handle) { PQclear(rest) }
+                throw error
+            }
+        }
+        return nil
+    }
+
+    /// The connection's last error message, libpq's words.
+    var lastMessage: String {
+        PQerrorMessage(handle).map { String(cString: $0) }?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
+    private func check(_ result: OpaquePointer?) throws -> PostgreSQLResult {
+        guard let result else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PostgreSQLResult(result)
+        default:
+            let error = PostgreSQLError(result: result)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    /// Lays `parameters` out as libpq takes them, for `body`'s call.
+    private static func withParameters<T>(
+        _ parameters: [StoreValue],
+        _ body: (Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?) -> T
+    ) -> T {
+        var types: [Oid] = []
+        var buffers: [[UInt8]?] = []
+        var formats: [Int32] = []
+        types.reserveCapacity(parameters.count)
+        for value in parameters {
+            switch value {
+            case .null:
+                types.append(0)
+                buffers.append(nil)
+                formats.append(0)
+            case .integer(let number):
+                types.append(0)
+                buffers.append(Array(String(number).utf8) + [0])
+                formats.append(0)
+            case .real(let number):
+                types.append(0)
+                buffers.append(Array(AttributeValue.format(number).utf8) + [0])
+                formats.append(0)
+            case .text(let text):
+                types.append(0)
+                buffers.append(Array(text.utf8) + [0])
+                formats.append(0)
+            case .blob(let data):
+                types.append(byteaOID)
+                buffers.append([UInt8](data))
+                formats.append(1)
+            }
+        }
+        let lengths = buffers.map { Int32($0?.count ?? 0) }
+        // Pointers into the buffers, valid for the call.
+        var pointers: [UnsafePointer<CChar>?] = []
+        var retained: [UnsafeMutablePointer<UInt8>] = []
+        for buffer in buffers {
+            guard let buffer else {
+                pointers.append(nil)
+                continue
+            }
+            let copy = UnsafeMutablePointer<UInt8>.allocate(capacity: max(buffer.count, 1))
+            copy.initialize(from: buffer, count: buffer.count)
+            retained.append(copy)
+            pointers.append(UnsafeRawPointer(copy).assumingMemoryBound(to: CChar.self))
+        }
+        defer { for copy in retained { copy.deallocate() } }
+        return body(Int32(parameters.count), types, pointers, lengths, formats)
+    }
+
+    // MARK: - Connection failures
+
+    /// What a failed connection means for the user: located (host, port,
+    /// database), libpq's reason (which never holds the password; any
+    /// text equal to it is masked all the same), and the status.
+    private static func connectionError(_ connection: OpaquePointer, address: String, description: String)
+        -> CatalogError
+    {
+        var reason =
+            PQerrorMessage(connection).map { String(cString: $0) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown reason"
+        if let password = password(in: address), !password.isEmpty {
+            reason = reason.replacingOccurrences(of: password, with: StoreAddress.mask)
+        }
+        let lines = reason.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var first = lines.first ?? reason
+        // libpq's "connection to server at "h" (addr), port 5432 failed: FATAL:  …":
+        // the place is said once, ours.
+        if let range = first.range(of: " failed: ") { first = String(first[range.upperBound...]) }
+        first = first.replacingOccurrences(of: "FATAL:  ", with: "")
+        let place = Self.place(connection)
+        let message = "cannot connect to the catalog at \(description) (\(place)): \(first)"
+        let lower = reason.lowercased()
+        if PQconnectionNeedsPassword(connection) == 1 {
+            return CatalogError(
+                .permissionDenied, message,
+                hint: "The server asks for a password: put it in $PGPASSWORD or ~/.pgpass "
+                    + "(not in --store, which other users see with ps).")
+        }
+        if lower.contains("authentication failed") || lower.contains("no pg_hba.conf entry")
+            || (lower.contains("role \"") && lower.contains("does not exist"))
+            || lower.contains("permission denied")
+        {
+            return CatalogError(
+                .permissionDenied, message,
+                hint: "Check the user name and password ($PGPASSWORD, ~/.pgpass), or ask the database's owner for access.")
+        }
+        if lower.contains("database \"") && lower.contains("does not exist") {
+            return CatalogError(
+                .storeUnavailable, message,
+                hint: "Create it first (createdb, or CREATE DATABASE as its owner); bowties creates the tables, not the database.")
+        }
+        return CatalogError(
+            .storeUnavailable, message,
+            hint: lines.dropFirst().first.map { String($0) }
+                ?? "Check the host and port, and that the server is running.")
+    }
+
+    /// `database DB on HOST port PORT as USER`, from what libpq used.
+    private static func place(_ connection: OpaquePointer) -> String {
+        func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+            pointer.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        var words = ["database \(text(PQdb(connection)) ?? "?")"]
+        if let host = text(PQhost(connection)) { words.append("on \(host)") }
+        if let port = text(PQport(connection)) { words.append("port \(port)") }
+        if let user = text(PQuser(connection)) { words.append("as \(user)") }
+        return words.joined(separator: " ")
+    }
+
+    /// The password `address` holds, as libpq reads it.
+    private static func password(in address: String) -> String? {
+        guard let options = PQconninfoParse(address, nil) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password" { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
+}
+
+/// The type OID of `bytea` (`pg_type`), for blobs sent in binary.
+let byteaOID: Oid = 17
+
+/// An error the server (or libpq) reported for a statement: its SQLSTATE
+/// (`42501` insufficient privilege, `40001` serialization failure…) and
+/// message. ``PostgreSQLStore/mapErrors(_:)`` turns it into a
+/// ``CatalogError``.
+struct PostgreSQLError: Error, CustomStringConvertible {
+    /// Five characters; empty when libpq itself failed (a lost connection).
+    var sqlState: String
+    var message: String
+    var detail: String?
+
+    init(result: OpaquePointer) {
+        func field(_ code: UInt8) -> String? {
+            PQresultErrorField(result, Int32(code)).map { String(cString: $0) }
+        }
+        sqlState = field(UInt8(ascii: "C")) ?? ""
+        message =
+            field(UInt8(ascii: "M"))
+            ?? PQresultErrorMessage(result).map { String(cString: $0) }?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown error"
+        detail = field(UInt8(ascii: "D"))
+    }
+
+    init(connectionMessage: String) {
+        sqlState = ""
+        message = connectionMessage.isEmpty ? "the connection to the server was lost" : connectionMessage
+    }
+
+    var description: String { message }
+}
+
+/// A statement's result (`PGresult *`), freed with it. Values are read as
+/// text and decoded by each column's type OID into ``StoreValue``s as
+/// SQLite's would be: booleans as integers 0 and 1, numbers as integers
+/// or reals, `bytea` as blobs.
+final class PostgreSQLResult {
+    private let handle: OpaquePointer
+
+    init(_ handle: OpaquePointer) { self.handle = handle }
+    deinit { PQclear(handle) }
+
+    var rowCount: Int { Int(PQntuples(handle)) }
+    var columnCount: Int { Int(PQnfields(handle)) }
+
+    /// How many rows an `INSERT`, `UPDATE` or `DELETE` changed.
+    var changedCount: Int {
+        PQcmdTuples(handle).flatMap { Int(String(cString: $0)) } ?? 0
+    }
+
+    var columnNames: [String] {
+        (0..<PQnfields(handle)).map { PQfname(handle, $0).map { String(cString: $0) } ?? "" }
+    }
+
+    func isNull(_ row: Int, _ column: Int) -> Bool { PQgetisnull(handle, Int32(row), Int32(column)) == 1 }
+
+    /// The value's text bytes, in place (valid while the result lives).
+    func bytes(_ row: Int, _ column: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard !isNull(row, column), let value = PQgetvalue(handle, Int32(row), Int32(column)) else { return nil }
+        let length = Int(PQgetlength(handle, Int32(row), Int32(column)))
+        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: length)
+    }
+
+    func type(_ column: Int) -> Oid { PQftype(handle, Int32(column)) }
+
+    func value(_ row: Int, _ column: Int) -> StoreValue {
+        guard let bytes = bytes(row, column) else { return .null }
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch type(column) {
+        case 16: return .integer(text == "t" ? 1 : 0)
+        case 20, 21, 23, 26: return Int64(text).map(StoreValue.integer) ?? .text(text)
+        case 700, 701, 1700: return Double(text).map(StoreValue.real) ?? .text(text)
+        case byteaOID: return .blob(Self.unescapeBytea(bytes))
+        default: return .text(text)
+        }
+    }
+
+    func row(_ row: Int, columns: [String]) -> StoreRow {
+        StoreRow(values: (0..<columnCount).map { value(row, $0) }, columns: columns)
+    }
+
+    /// `bytea`'s hex output (`\x0a1b…`) as bytes.
+    static func unescapeBytea(_ bytes: UnsafeBufferPointer<UInt8>) -> Data {
+        guard bytes.count >= 2, bytes[0] == UInt8(ascii: "\\"), bytes[1] == UInt8(ascii: "x") else {
+            return Data(bytes)
+        }
+        func nibble(_ byte: UInt8) -> UInt8 {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: byte &- UInt8(ascii: "A") &+ 10
+            }
+        }
+        var data = Data(capacity: (bytes.count - 2) / 2)
+        var index = 2
+        while index + 1 < bytes.count {
+            data.append(nibble(bytes[index]) << 4 | nibble(bytes[index + 1]))
+            index += 2
+        }
+        return data
+    }
+}

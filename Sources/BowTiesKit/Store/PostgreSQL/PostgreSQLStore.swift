@@ -1,0 +1,262 @@
+import Foundation
+import Synchronization
+
+/// A catalog in a PostgreSQL database (libpq): the conformer of
+/// ``CatalogStore`` that ``Catalog`` chooses for a `postgresql://` or
+/// `postgres://` location.
+///
+/// One connection per catalog. A read is a `REPEATABLE READ, READ ONLY`
+/// transaction: one snapshot, never blocked by writers. A write is a
+/// transaction that first takes the advisory lock ``writeLockKey``
+/// (`pg_advisory_xact_lock`), so writers from any machine queue as
+/// SQLite's writers queue on its write lock, and the lock goes with the
+/// transaction, whoever ends it (commit, rollback, a dropped connection).
+/// `--wait` becomes the lock's `lock_timeout`.
+///
+/// The schema is made by this backend's own frozen migrations
+/// (``migrations``), in one transaction under the same lock, by the first
+/// command that writes.
+final class PostgreSQLStore: CatalogStore {
+    let url: URL
+    let model: ObjectModel
+    let isWritable: Bool
+    let connection: PostgreSQLConnection
+    let wait: WaitPolicy
+    /// No photo file is kept beside a database: photos live in
+    /// `blob.data` (the `setting` row the migration writes makes the
+    /// threshold for external files the largest `bigint`), so this folder
+    /// is never written.
+    let photos: PhotoStore
+    var dialect: SQLDialect { .postgresql }
+    var upgradedSchema: Catalog.SchemaVersions? { nil }
+    var olderSchema: Catalog.SchemaVersions? { nil }
+    private let interrupted = Atomic<Bool>(false)
+    /// ``mixedCaseIdentifiers`` of the model.
+    let identifiers: [String: String]
+
+    /// How messages name the catalog: the address, password masked.
+    var description: String { connection.description }
+
+    /// Connects to the database at `url` and, when `mode` writes, creates
+    /// the schema if it has none.
+    ///
+    /// - Throws: ``CatalogError``: `.storeUnavailable` (no server, no
+    ///   database), `.permissionDenied` (authentication, privileges),
+    ///   `.storeNotFound` (a command that reads, on a database that holds
+    ///   no catalog yet), `.notAStore` (a newer bowties' schema).
+    init(url: URL, mode: Catalog.OpenMode, wait: WaitPolicy, model: ObjectModel) throws {
+        self.url = url
+        self.model = model
+        self.wait = wait
+        isWritable = mode.writes
+        photos = PhotoStore(storeURL: URL(fileURLWithPath: "/nonexistent/bowties-postgresql/catalog"))
+        identifiers = Self.mixedCaseIdentifiers(model)
+        connection = try PostgreSQLConnection(address: url.absoluteString)
+        let state = try mapErrors { try read { try self.schemaState($0) } }
+        switch state {
+        case .current:
+            break
+        case .newer:
+            throw CatalogError(
+                .notAStore, "the catalog at \(connection.description) was written by a newer version of bowties",
+                hint: "Upgrade bowties to use this catalog.")
+        case .uncreated, .outdated:
+            guard mode.writes, mode != .repair else {
+                if state == .uncreated {
+                    throw CatalogError(
+                        .storeNotFound, "no catalog in the database at \(connection.description)",
+                        hint: "Create one with `bowties import FILE --store ADDRESS` (as the database's owner).")
+                }
+                break
+            }
+            _ = try transaction(commit: true) { try self.migrateSchema($0) }
+        }
+    }
+
+    /// Every name the schema spells with upper-case letters (columns,
+    /// indexes, triggers), by its lower-case spelling: what a session
+    /// quotes where the SQL above leaves it bare (SQLite matches
+    /// identifiers ignoring case; PostgreSQL folds bare ones).
+    static func mixedCaseIdentifiers(_ model: ObjectModel) -> [String: String] {
+        var names: Set<String> = ["byteCount", "tableName", "lastRow"]
+        for line in model.postgreSQLSchema {
+            for word in line.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) {
+                names.insert(String(word))
+            }
+        }
+        var identifiers: [String: String] = [:]
+        // Mixed case only: `CASCADE` and `NULL` are words of SQL.
+        for name in names where name != name.lowercased() && name != name.uppercased() {
+            identifiers[name.lowercased()] = name
+        }
+        return identifiers
+    }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
+        try mapErrors {
+            try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commit: false, lock: false, body)
+        }
+    }
+
+    func transaction<T>(commit: Bool, _ body: (any StoreSession) throws -> T) throws -> T {
+        try mapErrors { try inTransaction("BEGIN", commit: commit, lock: true, body) }
+    }
+
+    private func inTransaction<T>(
+        _ begin: String, commit: Bool, lock: Bool, _ body: (any StoreSession) throws -> T
+    ) throws -> T {
+        if isInterrupted { throw CatalogError(.interrupted, "interrupted") }
+        _ = try connection.execute(begin)
+        do {
+            let session = PostgreSQLSession(connection, identifiers: identifiers)
+            if lock {
+                if let limit = wait.limit {
+                    _ = try connection.execute("SET LOCAL lock_timeout = \(Int((limit * 1000).rounded(.up)))")
+                }
+                _ = try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
+                if wait.limit != nil { _ = try connection.execute("SET LOCAL lock_timeout = 0") }
+            }
+            let result = try body(session)
+            _ = try connection.execute(commit ? "COMMIT" : "ROLLBACK")
+            return result
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// No undo history on PostgreSQL yet: commands that would record one
+    /// write without it, and `undo`, `redo` and `log` say they are not
+    /// available (``Catalog/requireUndoHistory()``).
+    func beginUndoRecording(title: String, insertsAsRanges: Bool, _ session: any StoreSession) throws
+        -> (any UndoRecording)?
+    {
+        nil
+    }
+
+    func interrupt() {
+        interrupted.store(true, ordering: .releasing)
+        connection.cancel()
+    }
+
+    var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
+
+    /// Waits until no transaction holds the write lock (`pg_locks`).
+    func waitForWriters() throws {
+        let deadline = wait.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
+        while try mapErrors({
+            try read { db in
+                try Bool.fetchOne(
+                    db,
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted \
+                        AND ((classid::bigint << 32) | objid::bigint) = ?)
+                        """,
+                    arguments: [Self.writeLockKey]) ?? false
+            }
+        }) {
+            if isInterrupted { throw CatalogError(.interrupted, "interrupted while waiting for the catalog") }
+            if Date() >= deadline { throw busyError() }
+            usleep(10_000)
+        }
+    }
+
+    /// The server sizes its own cache.
+    func withCacheSize<T>(kibibytes: Int, _ body: () throws -> T) throws -> T { try body() }
+
+    func failureMessage(_ error: any Error) -> String? { (error as? PostgreSQLError)?.message }
+
+    private func busyError() -> CatalogError {
+        CatalogError(
+            .storeBusy, "the catalog at \(description) is busy: another command is changing it",
+            hint: "Try again, or wait longer with --wait SECONDS.")
+    }
+
+    /// Turns the server's errors (SQLSTATE) into ``CatalogError``s.
+    func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgreSQLError {
+            switch error.sqlState {
+            case "57014" where isInterrupted:
+                throw CatalogError(.interrupted, "interrupted")
+            case "55P03", "40001", "40P01":
+                throw busyError()
+            case "42501":
+                throw CatalogError(
+                    .permissionDenied,
+                    "cannot use the catalog at \(description): \(error.message); nothing was changed",
+                    hint: "Ask the database's owner to GRANT the privilege to this role.")
+            case "25006":
+                throw CatalogError(.storeIO, "the catalog at \(description) was opened read-only; this command cannot change it")
+            case "":
+                throw CatalogError(
+                    .storeUnavailable, "lost the connection to the catalog at \(description): \(error.message)")
+            default:
+                throw CatalogError(.storeIO, "catalog error at \(description): \(error.message)")
+            }
+        }
+    }
+
+    /// Dry runs need a copy of an SQLite file; on PostgreSQL they will run
+    /// in a transaction that rolls back.
+    func copyDatabase(to destination: URL) throws {
+        throw Self.notYetAvailable("import --dry-run")
+    }
+
+    /// The error of a command that does not yet work on PostgreSQL.
+    static func notYetAvailable(_ what: String) -> CatalogError {
+        CatalogError(
+            .storeUnavailable, "\(what) is not yet available on a PostgreSQL catalog",
+            hint: "It works on an SQLite catalog (--store PATH).")
+    }
+
+    // MARK: - The check's questions
+
+    var migrationIdentifiers: [String] { Self.migrations.map(\.identifier) }
+
+    func schemaState(_ session: any StoreSession) throws -> SchemaState {
+        guard try session.tableExists(Self.bookkeepingTable) else { return .uncreated }
+        let applied = try String.fetchAll(session, sql: "SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\"")
+        let known = migrationIdentifiers
+        let unknown = applied.filter { !known.contains($0) }
+        if !unknown.isEmpty { return .newer(unknown: unknown) }
+        if applied.isEmpty { return .uncreated }
+        let pending = known.filter { !applied.contains($0) }
+        return pending.isEmpty ? .current : .outdated(pending: pending)
+    }
+
+    @discardableResult
+    func migrateSchema(_ session: any StoreSession) throws -> [String] {
+        if !(try session.tableExists(Self.bookkeepingTable)) {
+            try session.execute(
+                sql: "CREATE TABLE \"\(Self.bookkeepingTable)\" (\"identifier\" text PRIMARY KEY NOT NULL)")
+        }
+        let applied = Set(try String.fetchAll(session, sql: "SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\""))
+        var done: [String] = []
+        for migration in Self.migrations where !applied.contains(migration.identifier) {
+            for statement in migration.statements { try session.execute(sql: statement) }
+            try session.execute(
+                sql: "INSERT INTO \"\(Self.bookkeepingTable)\" (\"identifier\") VALUES (?)",
+                arguments: [migration.identifier])
+            done.append(migration.identifier)
+        }
+        return done
+    }
+
+    func integrityCheck(_ session: any StoreSession) throws -> [String] { ["ok"] }
+
+    /// The server enforces every foreign key: none can lead nowhere.
+    func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] { [] }
+
+    /// What the live schema has that the declaration does not make, and
+    /// the reverse (``ObjectModel/postgreSQLSchema``, ``liveSchema(_:)``).
+    func schemaDifferences(_ session: any StoreSession) throws -> [String] {
+        let live = Set(try Self.liveSchema(session))
+        let expected = Set(model.postgreSQLSchema)
+        return expected.subtracting(live).sorted().map { "missing: \($0)" }
+            + live.subtracting(expected).sorted().map { "not declared: \($0)" }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import BowTiesKit
+
+/// The PostgreSQL store's frozen migrations against the declaration, on a
+/// real server (``PostgreSQLServer``, started and stopped per test).
+@Suite("PostgreSQL schema")
+struct PostgreSQLSchemaTests {
+    /// The address of a new database, with the owner's password (in-process
+    /// libpq reads no `PGPASSWORD` the test does not set for everyone).
+    static func database(_ server: PostgreSQLServer) throws -> URL {
+        let address = try server.createDatabase().replacingOccurrences(
+            of: "://\(PostgreSQLServer.owner)@", with: "://\(PostgreSQLServer.owner):\(PostgreSQLServer.ownerPassword)@")
+        return try #require(URL(string: address))
+    }
+
+    @Test("the migrated schema is what BowTieModel declares")
+    func migratedSchemaMatchesTheDeclaration() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let catalog = try Catalog(url: Self.database(server), mode: .createIfMissing)
+        let live = try catalog.read { try PostgreSQLStore.liveSchema($0) }
+        let expected = BowTieModel.model.postgreSQLSchema
+        #expect(
+            live == expected,
+            """
+            The PostgreSQL migrations and BowTieModel disagree. A released migration is never edited: add one at \
+            the end of PostgreSQLStore.migrations.
+            missing: \(Set(expected).subtracting(live).sorted().joined(separator: "\n"))
+            not declared: \(Set(live).subtracting(expected).sorted().joined(separator: "\n"))
+            """)
+        #expect(try catalog.read { try catalog.store.schemaDifferences($0) }.isEmpty)
+        #expect(try catalog.read { try catalog.store.schemaState($0) } == .current)
+        // A declaration that runs ahead of the migrations is caught, in words.
+        var entity = BowTieModel.entity
+        entity.attributes.append(AttributeDescription("wornWith", .string, isOptional: false))
+        let ahead = ObjectModel(entities: [entity] + BowTieModel.model.entities.dropFirst())
+        #expect(Set(ahead.postgreSQLSchema).subtracting(live) == ["column bowtie.wornWith text not null"])
+    }
+
+    @Test("a value of every kind goes in and comes back as SQLite's would; ? outside quotes only")
+    func valuesAndPlaceholders() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let catalog = try Catalog(url: Self.database(server), mode: .createIfMissing)
+        let row = try catalog.read { db in
+            try StoreRow.fetchOne(
+                db, sql: "SELECT ?::bigint AS n, ? AS t, ?::double precision AS r, ? AS b, NULL AS z, true AS f, '?' AS q",
+                arguments: [Int64(7), "seven", 7.5, Data([0, 7, 255])])
+        }
+        let found = try #require(row)
+        #expect(found["n"] == .integer(7) && found[1] == .text("seven") && found["r"] == .real(7.5))
+        #expect(try found.decode(Data.self, atIndex: 3) == Data([0, 7, 255]))
+        #expect(try found.decode(Int?.self, atIndex: 4) == nil)
+        #expect(found["f"] == .integer(1) && found["q"] == .text("?"))
+        #expect(try catalog.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM bowtie") } == 0)
+    }
+}

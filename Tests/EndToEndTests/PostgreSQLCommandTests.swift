@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `--store postgresql://…`: how a catalog on a PostgreSQL server is
+/// reached, and what a user sees when it cannot be. Each test that needs
+/// a server starts its own (``PostgreSQLServer``) and stops it.
+@Suite("PostgreSQL addresses")
+struct PostgreSQLAddressTests {
+    @Test("no server at the address: exit 69, the place and libpq's reason, the password masked")
+    func noServer() throws {
+        let bowties = try BowTiesRunner()
+        let port = try PostgreSQLServer.freePort()
+        let address = "postgresql://ann:hunter2-secret@127.0.0.1:\(port)/ties"
+        for form in [["list", "--store", address], ["show", "R", "--store", address], ["count", "--store", address]] {
+            let result = try bowties.run(arguments: form)
+            #expect(result.status == 69, "\(result)")
+            #expect(
+                result.stderr.hasPrefix(
+                    "bowties: error: cannot connect to the catalog at postgresql://ann:***@127.0.0.1:\(port)/ties "
+                        + "(database ties on 127.0.0.1 port \(port) as ann): Connection refused\n"),
+                "\(result)")
+            #expect(result.stderr.contains("hint: "), "\(result)")
+            #expect(!result.stderr.contains("hunter2") && !result.stdout.contains("hunter2"), "\(result)")
+        }
+        // The same from $BOWTIES_STORE, and a password given as a parameter.
+        let result = try bowties.run(
+            "list", environment: ["BOWTIES_STORE": "postgres://ann@127.0.0.1:\(port)/ties?password=hunter2-secret"])
+        #expect(result.status == 69, "\(result)")
+        #expect(result.stderr.contains("postgres://ann@127.0.0.1:\(port)/ties?password=***"), "\(result)")
+        #expect(!result.stderr.contains("hunter2"), "\(result)")
+    }
+
+    @Test("a wrong password or none: exit 77, masked; a missing database: exit 69 with what to do")
+    func authenticationAndMissingDatabase() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        let database = try server.createDatabase()
+        let wrong = "postgresql://\(PostgreSQLServer.owner):not-the-password@127.0.0.1:\(server.port)/catalog1"
+        let refused = try bowties.run(
+            arguments: ["list", "--store", wrong], environment: server.clientEnvironment.merging(["PGPASSWORD": nil]) { $1 })
+        #expect(refused.status == 77, "\(refused)")
+        #expect(
+            refused.stderr.contains(
+                "cannot connect to the catalog at postgresql://bowties:***@127.0.0.1:\(server.port)/catalog1"),
+            "\(refused)")
+        #expect(refused.stderr.contains("password authentication failed for user \"bowties\""), "\(refused)")
+        #expect(!refused.stderr.contains("not-the-password"), "\(refused)")
+
+        let none = try bowties.run(
+            arguments: ["list", "--store", database], environment: server.clientEnvironment.merging(["PGPASSWORD": nil]) { $1 })
+        #expect(none.status == 77, "\(none)")
+        #expect(none.stderr.contains("hint: The server asks for a password: put it in $PGPASSWORD or ~/.pgpass"), "\(none)")
+
+        let missing = try bowties.run(
+            arguments: ["list", "--store", server.address(database: "nosuch")], environment: server.clientEnvironment)
+        #expect(missing.status == 69, "\(missing)")
+        #expect(missing.stderr.contains("database \"nosuch\" does not exist"), "\(missing)")
+        #expect(missing.stderr.contains("hint: Create it first"), "\(missing)")
+        #expect(!missing.stderr.contains(PostgreSQLServer.ownerPassword), "\(missing)")
+
+        // A database with no catalog yet: reads say so (66), as for a missing file.
+        let empty = try bowties.run(arguments: ["list", "--store", database], environment: server.clientEnvironment)
+        #expect(empty.status == 66, "\(empty)")
+        #expect(empty.stderr.hasPrefix("bowties: error: no catalog in the database at \(database)\n"), "\(empty)")
+    }
+
+    @Test("libpq's conventions fill in what the address leaves out (PGPORT, PGUSER, PGPASSWORD)")
+    func libpqEnvironment() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        _ = try server.createDatabase()
+        var environment = server.clientEnvironment
+        environment["PGPORT"] = String(server.port)
+        environment["PGUSER"] = PostgreSQLServer.owner
+        let imported = try bowties.run(
+            arguments: ["import", BowTiesRunner.sampleDataURL.path, "--store", "postgresql://127.0.0.1/catalog1"],
+            environment: environment)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(
+            imported.stdout.hasPrefix(
+                "Imported SampleData.plist into postgresql://127.0.0.1/catalog1: added 7, updated 0, unchanged 0.\n"),
+            "\(imported)")
+        let count = try bowties.run(
+            arguments: ["count", "--store", "postgresql://127.0.0.1/catalog1"], environment: environment)
+        #expect(count.status == 0 && count.stdout == "7\n", "\(count)")
+    }
+}
