@@ -87,3 +87,44 @@ struct PostgreSQLAddressTests {
         #expect(count.status == 0 && count.stdout == "7\n", "\(count)")
     }
 }
+
+/// What the PostgreSQL store does not do yet is refused whole, before
+/// anything is read or written, in words and with exit 69; what it does
+/// (import, count and the query language) works.
+@Suite("PostgreSQL: what works, what is not yet available")
+struct PostgreSQLAvailabilityTests {
+    @Test("import and count work; undo, redo, log, check, the photo threshold and dry runs say not yet, exit 69")
+    func availability() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        var environment = server.clientEnvironment
+        environment["BOWTIES_STORE"] = try server.createDatabase()
+        let imported = try bowties.run(arguments: ["import", BowTiesRunner.sampleDataURL.path], environment: environment)
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.stdout.hasSuffix(": added 7, updated 0, unchanged 0.\n7 photos saved in the database.\n"), "\(imported)")
+        let again = try bowties.run(arguments: ["import", BowTiesRunner.sampleDataURL.path], environment: environment)
+        #expect(again.stdout.contains(": added 0, updated 0, unchanged 7.\n"), "\(again)")
+        // The same answers as the same data in an SQLite catalog.
+        try bowties.importSampleData()
+        for form in [["count"], ["count", "name::^Classic"], ["count", "rating:4.."], ["count", "name::(?i)^c"]] {
+            let expected = try bowties.run(arguments: form)
+            let result = try bowties.run(arguments: form, environment: environment)
+            #expect(result.status == 0 && result.stdout == expected.stdout, "\(result)\n\(expected)")
+        }
+        for (form, what) in [
+            (["undo"], "undo"), (["redo"], "redo"), (["log"], "the undo history (log)"), (["check"], "check"),
+            (["config", "--photo-threshold", "5"], "the photo threshold (photos stay in the database there)"),
+            (["import", "--dry-run", BowTiesRunner.sampleDataURL.path], "import --dry-run"),
+        ] {
+            let result = try bowties.run(arguments: form, environment: environment)
+            #expect(result.status == 69, "\(result)")
+            #expect(
+                result.stderr == "bowties: error: \(what) is not yet available on a PostgreSQL catalog\n"
+                    + "hint: It works on an SQLite catalog (--store PATH).\n", "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+        }
+        let count = try bowties.run(arguments: ["count"], environment: environment)
+        #expect(count.stdout == "7\n", "nothing changed: \(count)")
+    }
+}
