@@ -128,3 +128,38 @@ struct PostgreSQLAvailabilityTests {
         #expect(count.stdout == "7\n", "nothing changed: \(count)")
     }
 }
+
+/// Least privilege: a role that may only read the catalog's tables reads,
+/// and a write is refused naming what is missing, with nothing changed.
+@Suite("PostgreSQL privileges")
+struct PostgreSQLPrivilegeTests {
+    @Test("a SELECT-only role counts; its import is refused with the server's words, exit 77, nothing changed")
+    func readOnlyRole() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        let owner = try server.createDatabase()
+        var environment = server.clientEnvironment
+        let made = try bowties.run(
+            arguments: ["import", BowTiesRunner.sampleDataURL.path, "--store", owner], environment: environment)
+        try #require(made.status == 0, "\(made)")
+        let password = "reader-\(UInt32.random(in: 100_000...999_999))"
+        try server.sql("CREATE ROLE reader LOGIN PASSWORD '\(password)'")
+        try server.sql("GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader", database: "catalog1")
+        environment["PGPASSWORD"] = password
+        let reader = server.address(database: "catalog1", user: "reader")
+        let count = try bowties.run(arguments: ["count", "--store", reader], environment: environment)
+        #expect(count.status == 0 && count.stdout == "7\n", "\(count)")
+        let lines = try bowties.write("{\"name\": \"New\", \"searchKey\": \"N\"}\n", to: "new.jsonl")
+        let refused = try bowties.run(arguments: ["import", lines.path, "--store", reader], environment: environment)
+        #expect(refused.status == 77, "\(refused)")
+        #expect(
+            refused.stderr.hasPrefix(
+                "bowties: error: cannot use the catalog at \(reader): permission denied for table "),
+            "\(refused)")
+        #expect(refused.stderr.contains("; nothing was changed\nhint: Ask the database's owner to GRANT"), "\(refused)")
+        #expect(!refused.stderr.contains(password) && !refused.stdout.contains(password), "\(refused)")
+        let after = try bowties.run(arguments: ["count", "--store", reader], environment: environment)
+        #expect(after.stdout == "7\n", "\(after)")
+    }
+}
