@@ -129,7 +129,9 @@ extension BowTies {
         /// A dry run: the real import, on a private copy of the catalog (or
         /// an empty store when there is none), thrown away afterwards. The
         /// catalog is only read, so a dry run works where the user may not
-        /// write, and nothing appears beside it.
+        /// write, and nothing appears beside it. On PostgreSQL: the real
+        /// import in a transaction that rolls back (it takes the write
+        /// lock and needs INSERT, not the owner).
         private func checkFile(
             _ source: ImportInput, against storeURL: URL, _ fieldMap: [String: String], _ trap: SignalTrap
         ) throws -> ImportReport {
@@ -138,6 +140,18 @@ extension BowTies {
             defer { try? FileManager.default.removeItem(at: scratch) }
             let copy = scratch.appendingPathComponent(StoreLocation.fileName)
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+            if storeURL.isStoreAddress {
+                // A database needs no copy: the real import in a
+                // transaction that rolls back (the import's dryRun).
+                do {
+                    return try run(source, into: options.openCatalog(.mustExist), fieldMap, trap)
+                } catch let error as CatalogError where error.kind == .storeNotFound {
+                    // No catalog in the database yet: check against an empty one.
+                    return try run(
+                        source, into: Catalog(url: copy, mode: .createIfMissing, wait: options.waitPolicy), fieldMap,
+                        trap)
+                }
+            }
             do {
                 let catalog = try options.openCatalog(.readOnly)
                 trap.onSignal { [weak catalog] in catalog?.interrupt() }

@@ -61,7 +61,9 @@ final class PostgreSQLStore: CatalogStore {
                 .notAStore, "the catalog at \(connection.description) was written by a newer version of bowties",
                 hint: "Upgrade bowties to use this catalog.")
         case .uncreated, .outdated:
-            guard mode.writes, mode != .repair else {
+            // Only a command that adds creates the tables; one that changes
+            // existing ties finds no catalog, as on a missing file.
+            guard mode.writes, mode != .repair, mode == .createIfMissing || state != .uncreated else {
                 if state == .uncreated {
                     throw CatalogError(
                         .storeNotFound, "no catalog in the database at \(connection.description)",
@@ -200,8 +202,8 @@ final class PostgreSQLStore: CatalogStore {
         }
     }
 
-    /// Dry runs need a copy of an SQLite file; on PostgreSQL they will run
-    /// in a transaction that rolls back.
+    /// Dry runs copy an SQLite file; on PostgreSQL the command runs the
+    /// import in a transaction that rolls back instead.
     func copyDatabase(to destination: URL) throws {
         throw Self.notYetAvailable("import --dry-run")
     }
