@@ -43,7 +43,7 @@ struct CheckTests {
     @Test func unusedFilesAreFoundAndRemoved() throws {
         let directory = try TemporaryDirectory()
         let catalog = try Self.catalog(in: directory)
-        let folder = catalog.externalPhotoDirectory
+        let folder = try #require(catalog.externalPhotoDirectory)
         let temporary = folder.appendingPathComponent(".\(String(repeating: "ab", count: 32)).tmp-1A2B3C4D")
         let complete = folder.appendingPathComponent(Fixtures.photo(bytes: 300_000, seed: 9).sha256Hex)
         try Data("half a photo".utf8).write(to: temporary)

@@ -450,11 +450,13 @@ extension Catalog {
                 }
             }
         }
-        let listing = (try? FileManager.default.contentsOfDirectory(atPath: photos.directory.path)) ?? []
+        // A store that keeps no files has no external photo to check.
+        guard let directory = photos.directory else { return ([], 0) }
+        let listing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let entries = listing.filter { only?.contains($0) ?? true }
         var problems: [StoreProblem] = []
         for (sha256, byteCount) in externals.sorted(by: { $0.key < $1.key }) {
-            let file = photos.url(forSHA256: sha256)
+            let file = directory.appendingPathComponent(sha256, isDirectory: false)
             let failure: String
             var repair = StoreProblem.Repair.clearPhoto(sha256: sha256)
             var kind = StoreProblem.Kind.damagedPhotoFile
@@ -484,7 +486,7 @@ extension Catalog {
                     repair: repair))
         }
         for name in entries.sorted() where externals[name] == nil && !heldForUndo.contains(name) {
-            let file = photos.directory.appendingPathComponent(name)
+            let file = directory.appendingPathComponent(name)
             var info = stat()
             guard lstat(file.path, &info) == 0 else { continue }  // gone meanwhile
             if (info.st_mode & S_IFMT) == S_IFDIR {

@@ -32,7 +32,8 @@ extension Catalog {
     /// Every field `--fields` may name, in the order JSON writes them: the
     /// attributes' export names, then `tags`, then `wears`.
     public static let exportFieldNames: [String] =
-        (try? EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared))?
+        // Names only: the codec's SQL never runs, so any dialect does.
+        (try? EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared, dialect: .sqlite))?
         .allExportFields.map(\.name) ?? []
 
     /// Writes the catalog as CSV: ``export(to:query:options:)`` with the
@@ -84,7 +85,8 @@ extension Catalog {
         let (sql, arguments) = try selectSQL(
             matching: query ?? .all(of: codec.entity), reverse: options.reverse, selection: selection)
         let output = try ExportOutput(destination)
-        let folder = photos.directory.path
+        // No external photo without a folder: the path is then never used.
+        let folder = photos.directory?.path ?? ""
         let summary: ExportSummary
         switch options.format {
         case .csv, .tsv:

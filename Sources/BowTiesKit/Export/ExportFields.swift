@@ -127,7 +127,7 @@ extension EntityCodec {
             case .baseline(let index):
                 selected.append("\(table).\"\(entity.attributes[index].baselineColumnName)\"")
             case .names(let index):
-                selected.append(Self.namesSubquery(namedRelationships[index], key: key))
+                selected.append(Self.namesSubquery(namedRelationships[index], key: key, dialect))
             case .objects(let index):
                 selected.append(objectsSubquery(lists[index], key: key))
             }
@@ -140,10 +140,8 @@ extension EntityCodec {
     /// order, as one text: objects separated by U+001E, values by U+001F;
     /// each value empty for NULL, else `+` and the value: text as the hex
     /// of its UTF-8 bytes (so that no byte of it can be taken for a
-    /// separator), numbers and dates in full precision (`%.17g`).
-    ///
-    /// SQLite 3.40's `group_concat` takes no `ORDER BY`: it concatenates
-    /// an ordered subselect in its order.
+    /// separator), numbers and dates in full precision
+    /// (``SQLDialect/fullPrecision``).
     private func objectsSubquery(_ list: ObjectList, key: String) -> String {
         let destination = list.destination
         let values = list.attributes.map { index -> String in
@@ -151,8 +149,8 @@ extension EntityCodec {
             let column = "o.\"\(attribute.columnName)\""
             let value: String
             switch attribute.type {
-            case .string, .uri, .uuid: value = "hex(\(column))"
-            case .double, .date: value = "printf('%.17g', \(column))"
+            case .string, .uri, .uuid: value = dialect.hexOfText(column)
+            case .double, .date: value = dialect.fullPrecision(column)
             default: value = column
             }
             return "CASE WHEN \(column) IS NULL THEN '' ELSE '+' || \(value) END"
@@ -160,11 +158,10 @@ extension EntityCodec {
         let order =
             (list.orderAttribute.map { "o.\"\(destination.attributes[$0].columnName)\", " } ?? "")
             + "o.\"\(destination.primaryKeyColumn)\""
-        let value = values.isEmpty ? "''" : values.joined(separator: " || char(31) || ")
-        return """
-            (SELECT group_concat(v, char(30)) FROM (SELECT \(value) AS v FROM "\(destination.tableName)" AS o \
-            WHERE o."\(list.link.name)" = \(key) ORDER BY \(order)))
-            """
+        let value = values.isEmpty ? "''" : values.joined(separator: " || \(dialect.character(31)) || ")
+        return dialect.joined(
+            value, dialect.character(30),
+            "FROM \"\(destination.tableName)\" AS o WHERE o.\"\(list.link.name)\" = \(key)", order)
     }
 
     /// The objects of a row's ``objectsSubquery(_:key:)`` column.
@@ -202,7 +199,7 @@ extension EntityCodec {
         return objects
     }
 
-    /// UTF-8 text from SQLite's `hex()`.
+    /// UTF-8 text from ``SQLDialect/hexOfText`` (either case).
     private static func unhex(_ digits: Slice<UnsafeBufferPointer<UInt8>>) -> String {
         func value(_ digit: UInt8) -> UInt8 {
             switch digit {

@@ -106,7 +106,8 @@ public enum RecordDecoding {
 
         init(syntax: ValueSyntax, model: ObjectModel?, stopAtFirstInvalidRecord: Bool) throws {
             decoder = RecordDecoder(entity: BowTieModel.entity, model: model, syntax: syntax)
-            codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared)
+            // Decodes and validates only: its SQL never runs.
+            codec = try EntityCodec(BowTieModel.entity, in: BowTieModel.model, transformers: .shared, dialect: .sqlite)
             self.stopAtFirstInvalidRecord = stopAtFirstInvalidRecord
         }
 

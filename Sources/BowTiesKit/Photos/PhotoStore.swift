@@ -4,7 +4,40 @@ import Foundation
     import Glibc
 #endif
 
-/// The folder of external photo files beside a store, Core Data's
+/// Where a store keeps the bytes of photos too large for its rows (the
+/// `blob` rows marked `external`), one file per SHA-256: the part of the
+/// store face (``CatalogStore/photos``) that holds files.
+///
+/// ``PhotoFolder`` is the SQLite store's. A store that keeps every photo
+/// in its rows (a PostgreSQL catalog, shared between machines that share
+/// no folder) has a conformer with no ``directory``: it is never asked to
+/// store a file, and has none to read, list or remove.
+protocol PhotoStore: Sendable {
+    /// The folder holding the files, or nil when the store keeps none.
+    var directory: URL? { get }
+    /// The file for `sha256`, whether or not it exists (nil when the
+    /// store keeps no files).
+    func url(forSHA256 sha256: String) -> URL?
+    /// Writes `data` under its hash unless a file of that name and size
+    /// is already there.
+    ///
+    /// - Returns: True when this call created the file (the caller removes
+    ///   it again if its transaction fails).
+    /// - Throws: ``CatalogError`` `.storeIO`.
+    func store(_ data: Data, sha256: String) throws -> Bool
+    /// Reads a photo file and checks it against its SHA-256.
+    ///
+    /// - Parameter info: What the catalog recorded about the photo.
+    /// - Returns: The bytes, or what is wrong with the file: missing,
+    ///   not a regular file, unreadable, or holding other bytes.
+    func read(_ info: PhotoInfo) -> Result<Data, PhotoProblem>
+    /// Removes the file for `sha256`, if any.
+    func remove(sha256: String)
+    /// Names of the photo files present (not temporary files).
+    func storedHashes() -> [String]
+}
+
+/// The folder of external photo files beside an SQLite store, Core Data's
 /// `.<Store>_SUPPORT/_EXTERNAL_DATA/`.
 ///
 /// Each file is named by the SHA-256 of its bytes, so identical photos are
@@ -12,13 +45,14 @@ import Foundation
 /// to a temporary name, flushed and renamed; the catalog decides when a
 /// file may be created or removed (always while it holds the store's write
 /// lock, so two processes never race over one file).
-struct PhotoStore: Sendable {
-    let directory: URL
+struct PhotoFolder: PhotoStore {
+    let folder: URL
+    var directory: URL? { folder }
 
     /// The folder for the store at `storeURL`.
     init(storeURL: URL) {
         let base = storeURL.deletingPathExtension().lastPathComponent
-        directory = storeURL.deletingLastPathComponent()
+        folder = storeURL.deletingLastPathComponent()
             .appendingPathComponent(".\(base)_SUPPORT", isDirectory: true)
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
     }
@@ -26,43 +60,30 @@ struct PhotoStore: Sendable {
     /// The file for `sha256`, whether or not it exists. (Always a file's
     /// URL: without `isDirectory`, Foundation would ask the disk and name
     /// a folder squatting there with a trailing slash.)
-    func url(forSHA256 sha256: String) -> URL {
-        directory.appendingPathComponent(sha256, isDirectory: false)
+    func url(forSHA256 sha256: String) -> URL? { file(sha256) }
+
+    private func file(_ sha256: String) -> URL {
+        folder.appendingPathComponent(sha256, isDirectory: false)
     }
 
-    func exists(sha256: String) -> Bool {
-        FileManager.default.fileExists(atPath: url(forSHA256: sha256).path)
-    }
-
-    /// Writes `data` under its hash unless a file of that name and size is
-    /// already there.
-    ///
-    /// - Returns: True when this call created the file (the caller removes
-    ///   it again if its transaction fails).
-    /// - Throws: ``CatalogError`` `.storeIO`.
     func store(_ data: Data, sha256: String) throws -> Bool {
-        let destination = url(forSHA256: sha256)
+        let destination = file(sha256)
         if let size = fileSize(destination), size == data.count { return false }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = try AtomicFile(destination: destination, permissions: 0o444)
             try file.write(data)
             try file.commit()
         } catch let error as CatalogError {
             throw CatalogError(.storeIO, "cannot store photo file: \(error.message)")
         } catch {
-            throw CatalogError(.storeIO, "cannot create \(directory.path): \(error.localizedDescription)")
+            throw CatalogError(.storeIO, "cannot create \(folder.path): \(error.localizedDescription)")
         }
         return true
     }
 
-    /// Reads a photo file and checks it against its SHA-256.
-    ///
-    /// - Parameter info: What the catalog recorded about the photo.
-    /// - Returns: The bytes, or what is wrong with the file: missing,
-    ///   not a regular file, unreadable, or holding other bytes.
     func read(_ info: PhotoInfo) -> Result<Data, PhotoProblem> {
-        let source = url(forSHA256: info.sha256)
+        let source = file(info.sha256)
         var status = stat()
         guard stat(source.path, &status) == 0 else {
             let reason = errno
@@ -84,16 +105,14 @@ struct PhotoStore: Sendable {
         return .success(data)
     }
 
-    /// Removes the file for `sha256`, if any.
     func remove(sha256: String) {
-        if unlink(url(forSHA256: sha256).path) == 0 {
-            syncDirectory(directory)
+        if unlink(file(sha256).path) == 0 {
+            syncDirectory(folder)
         }
     }
 
-    /// Names of the photo files present (not temporary files).
     func storedHashes() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { !$0.hasPrefix(".") }
     }
 

@@ -14,8 +14,11 @@ extension Catalog {
         let codec = bowTieCodec
         let table = codec.entity.tableName
         func fetch(_ condition: String, _ arguments: StoreArguments, limit: Int = 2) throws -> [BowTie] {
+            try fetchWhere("\(table).\(condition)", arguments, limit: limit)
+        }
+        func fetchWhere(_ condition: String, _ arguments: StoreArguments, limit: Int = 2) throws -> [BowTie] {
             try StoreRow.fetchAll(
-                db, sql: codec.selection + " WHERE \(table).\(condition) LIMIT \(limit)", arguments: arguments
+                db, sql: codec.selection + " WHERE \(condition) LIMIT \(limit)", arguments: arguments
             ).map { BowTie(record: try codec.decode($0)) }
         }
         func single(_ matches: [BowTie], _ what: String) throws -> BowTie? {
@@ -27,7 +30,7 @@ extension Catalog {
                 hint: "Use the exact search key or more characters of the id.")
         }
         if let tie = try fetch("searchKey = ?", [key], limit: 1).first { return tie }
-        if let tie = try single(fetch(db.dialect.equalsIgnoringCase("searchKey"), [key]), "search key") {
+        if let tie = try single(fetchWhere(db.dialect.equalsIgnoringCase("\(table).searchKey"), [key]), "search key") {
             return tie
         }
         if let id = UUID(uuidString: key), let tie = try fetchOne(id: id, db) { return tie }

@@ -15,6 +15,7 @@ extension Catalog {
     public func writeReport(
         matching query: Query, to url: URL, limits: HTMLReport.Limits = .init(), now: Date = Date()
     ) throws -> HTMLReport.Outcome {
+        try requireSQLite("report")
         let output = try ExportOutput(file: url)
         let outcome = try writeReport(matching: query, to: output, limits: limits, now: now)
         try output.commit()
@@ -34,7 +35,8 @@ extension Catalog {
     public func writeReport(
         matching query: Query, to output: ExportOutput, limits: HTMLReport.Limits = .init(), now: Date = Date()
     ) throws -> HTMLReport.Outcome {
-        try read { db in
+        try requireSQLite("report")
+        return try read { db in
             let summary = try summary(matching: query, now: now, db)
             let cards = try bowTies(matching: query, limit: max(0, limits.cards), db)
             let report = HTMLReport(
@@ -56,7 +58,8 @@ extension Catalog {
     ///
     /// - Throws: ``QueryError``, ``CatalogError``.
     public func summary(matching query: Query, now: Date = Date()) throws -> CatalogSummary {
-        try read { db in try summary(matching: query, now: now, db) }
+        try requireSQLite("report")
+        return try read { db in try summary(matching: query, now: now, db) }
     }
 
     func summary(matching query: Query, now: Date, _ db: any StoreSession) throws -> CatalogSummary {

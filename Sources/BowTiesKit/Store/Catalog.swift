@@ -53,7 +53,7 @@ public final class Catalog: Sendable {
     /// Where the records live; everything here goes through it.
     let store: any CatalogStore
     /// The store's photo files (``CatalogStore/photos``).
-    var photos: PhotoStore { store.photos }
+    var photos: any PhotoStore { store.photos }
     let transformers: ValueTransformerRegistry
     /// The object model the store holds (``BowTieModel/model``).
     public let model: ObjectModel
@@ -114,17 +114,20 @@ public final class Catalog: Sendable {
         self.url = url
         self.transformers = transformers
         self.model = model
+        // The one place that chooses a backend: an address is a
+        // PostgreSQL database, a path an SQLite file. The codecs, which can
+        // refuse the model, come first: nothing is created for a model the
+        // store cannot hold.
+        let dialect = url.isStoreAddress ? PostgreSQLStore.dialect : SQLiteStore.dialect
         codecs = try Dictionary(
             uniqueKeysWithValues: model.entities.map {
-                ($0.name, try EntityCodec($0, in: model, transformers: transformers))
+                ($0.name, try EntityCodec($0, in: model, transformers: transformers, dialect: dialect))
             })
         guard let bowTieCodec = codecs[BowTieModel.entity.name] else {
             throw ModelError("the model has no \(BowTieModel.entity.name) entity")
         }
         self.bowTieCodec = bowTieCodec
         isWritable = mode.writes
-        // The one place that chooses a backend: an address is a
-        // PostgreSQL database, a path an SQLite file.
         if url.isStoreAddress {
             store = try PostgreSQLStore(url: url, mode: mode, wait: wait, model: model)
         } else {
@@ -185,12 +188,14 @@ public final class Catalog: Sendable {
             ?? defaultExternalStorageThreshold
     }
 
-    /// The folder holding external photo files.
-    public var externalPhotoDirectory: URL { photos.directory }
+    /// The folder holding external photo files (nil when the store keeps
+    /// every photo in its rows).
+    public var externalPhotoDirectory: URL? { photos.directory }
 
-    /// The folder holding the external photo files of the store at `url`.
+    /// The folder holding the external photo files of the SQLite store at
+    /// `url`.
     public static func externalPhotoDirectory(forStoreAt url: URL) -> URL {
-        PhotoStore(storeURL: url).directory
+        PhotoFolder(storeURL: url).folder
     }
 
     // MARK: - Transactions

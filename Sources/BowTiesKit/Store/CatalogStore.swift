@@ -11,7 +11,7 @@ import Foundation
 /// frozen migrations), hands out sessions (``StoreSession``) inside a read
 /// snapshot or a write transaction, records each write as an undoable
 /// action, and answers the check's questions about its own schema and
-/// integrity. Photo files stay with ``PhotoStore``; the blob rows that
+/// integrity. Photo files stay with its ``PhotoStore``; the blob rows that
 /// refer to them are ordinary rows.
 protocol CatalogStore: AnyObject, Sendable {
     /// Where the store is: its file (SQLite) or its address, for messages.
@@ -21,9 +21,10 @@ protocol CatalogStore: AnyObject, Sendable {
     /// False for the modes that only read.
     var isWritable: Bool { get }
     /// Where the bytes of photos kept outside the `blob` table live, one
-    /// file per SHA-256 (the folder beside an SQLite store); the `blob`
-    /// rows that say which are ordinary rows of the store.
-    var photos: PhotoStore { get }
+    /// file per SHA-256 (the folder beside an SQLite store; none for a
+    /// store that keeps them all in its rows); the `blob` rows that say
+    /// which are ordinary rows of the store.
+    var photos: any PhotoStore { get }
     /// Set when opening upgraded the schema from an earlier release's.
     var upgradedSchema: Catalog.SchemaVersions? { get }
     /// Set when a read-only open reads an earlier release's schema

@@ -16,6 +16,8 @@ struct EntityCodec: Sendable {
     let model: ObjectModel
     let entity: EntityDescription
     let registry: ValueTransformerRegistry
+    /// How the backend spells the SQL the codec prepares.
+    let dialect: SQLDialect
     /// The transformer of each attribute, by position (nil for none).
     let transformers: [(any AttributeValueTransformer)?]
     /// The to-one relationships stored as columns, by position in
@@ -57,8 +59,12 @@ struct EntityCodec: Sendable {
         var far: String
     }
 
-    init(_ entity: EntityDescription, in model: ObjectModel, transformers registry: ValueTransformerRegistry) throws {
+    init(
+        _ entity: EntityDescription, in model: ObjectModel, transformers registry: ValueTransformerRegistry,
+        dialect: SQLDialect
+    ) throws {
         self.model = model
+        self.dialect = dialect
         self.entity = entity
         self.registry = registry
         // A transformer that is not registered fails when a value needs it
@@ -103,7 +109,7 @@ struct EntityCodec: Sendable {
         var nameColumns: [Int32] = []
         for named in namedRelationships {
             nameColumns.append(Int32(selected.count))
-            selected.append(Self.namesSubquery(named, key: key))
+            selected.append(Self.namesSubquery(named, key: key, dialect))
         }
         selectedAttributeColumns = attributeColumns
         selectedNameColumns = nameColumns
@@ -139,12 +145,14 @@ struct EntityCodec: Sendable {
     /// The names of `named`'s objects for the row whose primary key is
     /// `key` (a qualified column), joined by U+001F (names cannot hold
     /// control characters).
-    static func namesSubquery(_ named: NamedRelationship, key: String) -> String {
-        """
-        (SELECT group_concat(d."\(named.nameColumn)", char(31)) FROM "\(named.table.name)" AS j \
-        JOIN "\(named.destination.tableName)" AS d ON d."\(named.destination.primaryKeyColumn)" = j."\(named.far)" \
-        WHERE j."\(named.near)" = \(key))
-        """
+    static func namesSubquery(_ named: NamedRelationship, key: String, _ dialect: SQLDialect) -> String {
+        dialect.joined(
+            "d.\"\(named.nameColumn)\"", dialect.character(31),
+            """
+            FROM "\(named.table.name)" AS j \
+            JOIN "\(named.destination.tableName)" AS d ON d."\(named.destination.primaryKeyColumn)" = j."\(named.far)" \
+            WHERE j."\(named.near)" = \(key)
+            """, nil)
     }
 
     // MARK: - Rows to records

@@ -203,7 +203,7 @@ struct RecordWriter: Sendable {
         if let nameAttribute = destination.nameAttribute { object[nameAttribute] = .string(name) }
         if let id = destination.primaryKeyAttribute, id.type == .uuid { object[id.name] = .uuid(UUID()) }
         try destination.validate(object)
-        let writer = RecordWriter(try EntityCodec(destination, in: codec.model, transformers: codec.registry))
+        let writer = RecordWriter(try EntityCodec(destination, in: codec.model, transformers: codec.registry, dialect: codec.dialect))
         let saved = try writer.save(object, isNew: true, db)
         return (writer.codec.linkValue(saved.primaryKey), name)
     }

@@ -23,17 +23,40 @@ struct SQLDialect: Sendable {
     /// What follows the column list of a table whose primary key is its
     /// only index (SQLite's `WITHOUT ROWID`; nothing elsewhere).
     var withoutRowNumber: String
+    /// The one-character text whose code is `code` (a separator: SQLite's
+    /// `char(31)`, PostgreSQL's `chr(31)`).
+    var character: @Sendable (_ code: UInt8) -> String
+    /// The hex digits of `expression`'s UTF-8 bytes (either case), so that
+    /// no byte of a text can be taken for a separator.
+    var hexOfText: @Sendable (_ expression: String) -> String
+    /// `expression`, a number, as text that reads back to the same
+    /// `Double` (SQLite's `%.17g`; PostgreSQL's shortest exact output).
+    var fullPrecision: @Sendable (_ expression: String) -> String
+    /// One text joining `value` over the rows of `rows` (a `FROM … WHERE
+    /// …` tail), `separator` (an SQL expression) between them, in the
+    /// order of `order` (SQL `ORDER BY` terms) when it is given; NULL when
+    /// there is no row.
+    var joined: @Sendable (_ value: String, _ separator: String, _ rows: String, _ order: String?) -> String
     /// True when `expression` equals the value bound to the next `?`,
     /// both compared as ``caseInsensitive`` compares (a parameter's case
     /// must be folded too where the backend folds by a function).
     var equalsIgnoringCase: @Sendable (_ expression: String) -> String = { "\($0) COLLATE NOCASE = ?" }
 
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
-    /// store registers (``RegularExpressionFunction``).
+    /// store registers (``RegularExpressionFunction``), `group_concat`.
     static let sqlite = SQLDialect(
         rowNumber: "rowid",
         caseInsensitive: { "\($0) COLLATE NOCASE" },
         regexMatch: { "\($0) REGEXP \($1)" },
         likeIgnoringCase: { "\($0) LIKE ? ESCAPE '\\'" },
-        withoutRowNumber: " WITHOUT ROWID")
+        withoutRowNumber: " WITHOUT ROWID",
+        character: { "char(\($0))" },
+        hexOfText: { "hex(\($0))" },
+        fullPrecision: { "printf('%.17g', \($0))" },
+        joined: { value, separator, rows, order in
+            // SQLite 3.40's `group_concat` takes no `ORDER BY`: it joins an
+            // ordered subselect in its order.
+            guard let order else { return "(SELECT group_concat(\(value), \(separator)) \(rows))" }
+            return "(SELECT group_concat(v, \(separator)) FROM (SELECT \(value) AS v \(rows) ORDER BY \(order)))"
+        })
 }

@@ -53,13 +53,13 @@ extension BowTies {
             if options.json {
                 try Output.json(
                     SettingsJSON(
-                        store: catalog.url.path, photoFolder: catalog.externalPhotoDirectory.path,
+                        store: catalog.url.path, photoFolder: catalog.externalPhotoDirectory?.path,
                         photoThreshold: threshold, undoLimit: undoLimit, bowTies: count))
                 return
             }
             Output.line("Catalog: \(catalog.url.path)")
             Output.line("Bow ties: \(count)")
-            Output.line("Photo files: \(catalog.externalPhotoDirectory.path)")
+            Output.line("Photo files: \(catalog.externalPhotoDirectory?.path ?? "none (every photo is in the catalog)")")
             Output.line("Photo threshold: \(Output.grouped(threshold)) bytes")
             Output.line(
                 undoLimit == 0 ? "Undo history: off" : "Undo history: the last \(Output.count(undoLimit, "action"))")
@@ -69,7 +69,8 @@ extension BowTies {
 
 private struct SettingsJSON: Encodable {
     var store: String
-    var photoFolder: String
+    /// null for a store that keeps every photo in its rows.
+    @ExplicitNull var photoFolder: String?
     var photoThreshold: Int
     var undoLimit: Int
     var bowTies: Int

@@ -69,8 +69,9 @@ final class PostgreSQLSession: StoreSession {
     // MARK: - Statement text
 
     /// `sql` as PostgreSQL reads it: each `?` outside quotes and comments
-    /// numbered (`$1`, `$2`…), and each unquoted identifier the schema
-    /// spells in mixed case (`byteCount`, `searchKey`) quoted as spelled.
+    /// numbered (`$1`, `$2`…; SQLite's null-safe `IS NOT ?` becomes `IS
+    /// DISTINCT FROM $n`), and each unquoted identifier the schema spells
+    /// in mixed case (`byteCount`, `searchKey`) quoted as spelled.
     ///
     /// The SQL above the store was written for SQLite, where identifiers
     /// match ignoring case, quoted or not; PostgreSQL folds unquoted ones
@@ -127,9 +128,27 @@ final class PostgreSQLSession: StoreSession {
                     index += 1
                 }
             } else if byte == UInt8(ascii: "?") {
-                number += 1
-                output.append(contentsOf: Array("$\(number)".utf8))
+                // SQLite's null-safe `IS NOT ?` and `IS ?` are PostgreSQL's
+                // `IS DISTINCT FROM` and `IS NOT DISTINCT FROM`.
+                let before = String(decoding: output.suffix(8), as: UTF8.self).uppercased()
+                if before.hasSuffix(" IS NOT ") {
+                    output.removeLast(4)
+                    output.append(contentsOf: Array("DISTINCT FROM ".utf8))
+                } else if before.hasSuffix(" IS ") {
+                    output.append(contentsOf: Array("NOT DISTINCT FROM ".utf8))
+                }
                 index += 1
+                if index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                    // SQLite's `?1`, a parameter named by its number: `$1`.
+                    output.append(UInt8(ascii: "$"))
+                    while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                        output.append(bytes[index])
+                        index += 1
+                    }
+                } else {
+                    number += 1
+                    output.append(contentsOf: Array("$\(number)".utf8))
+                }
             } else if isWordByte(byte) && !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) {
                 let start = index
                 while index < bytes.count, isWordByte(bytes[index]) { index += 1 }

@@ -24,10 +24,10 @@ final class PostgreSQLStore: CatalogStore {
     let wait: WaitPolicy
     /// No photo file is kept beside a database: photos live in
     /// `blob.data` (the `setting` row the migration writes makes the
-    /// threshold for external files the largest `bigint`), so this folder
-    /// is never written.
-    let photos: PhotoStore
-    var dialect: SQLDialect { .postgresql }
+    /// threshold for external files the largest `bigint`).
+    let photos: any PhotoStore = PhotosInRows()
+    static let dialect = SQLDialect.postgresql
+    var dialect: SQLDialect { Self.dialect }
     var upgradedSchema: Catalog.SchemaVersions? { nil }
     var olderSchema: Catalog.SchemaVersions? { nil }
     private let interrupted = Atomic<Bool>(false)
@@ -49,7 +49,6 @@ final class PostgreSQLStore: CatalogStore {
         self.model = model
         self.wait = wait
         isWritable = mode.writes
-        photos = PhotoStore(storeURL: URL(fileURLWithPath: "/nonexistent/bowties-postgresql/catalog"))
         identifiers = Self.mixedCaseIdentifiers(model)
         connection = try PostgreSQLConnection(address: url.absoluteString)
         let state = try mapErrors { try read { try self.schemaState($0) } }

@@ -17,8 +17,11 @@ final class SQLiteStore: CatalogStore {
     /// The store's schema history, for ``model``.
     let migrator: SchemaMigrator
     let isWritable: Bool
-    let photos: PhotoStore
-    var dialect: SQLDialect { .sqlite }
+    let photos: any PhotoStore
+    /// SQLite's SQL (``SQLDialect/sqlite``), known before a store opens:
+    /// the codecs are made first.
+    static let dialect = SQLDialect.sqlite
+    var dialect: SQLDialect { Self.dialect }
     /// SQLite's busy handler, and who the last wait was for.
     let busyWait: BusyWait
     /// The shared lock that tells a failed command not to remove this
@@ -42,7 +45,7 @@ final class SQLiteStore: CatalogStore {
         self.model = model
         self.migrator = migrator
         isWritable = mode.writes
-        photos = PhotoStore(storeURL: url)
+        photos = PhotoFolder(storeURL: url)
         let busyWait = BusyWait(policy: wait, storeURL: url)
         self.busyWait = busyWait
         let notFound = CatalogError(
@@ -483,7 +486,7 @@ extension SQLiteStore {
         for suffix in ["", "-wal", "-shm", "-journal"] {
             try? manager.removeItem(atPath: url.path + suffix)
         }
-        try? manager.removeItem(at: PhotoStore(storeURL: url).directory.deletingLastPathComponent())
+        try? manager.removeItem(at: PhotoFolder(storeURL: url).folder.deletingLastPathComponent())
         // Last: whoever waits on the lock file then sees it gone.
         lock.removeFile()
         return true

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// The same commands on an SQLite catalog and on a PostgreSQL one, from
+/// the same input: standard output, standard error and status must be the
+/// same, byte for byte (less the catalog's name where a command prints it).
+@Suite("PostgreSQL prints what SQLite prints")
+struct PostgreSQLParityTests {
+    /// Two catalogs: the runner's SQLite file and a database of `server`.
+    struct Pair {
+        let bowties: BowTiesRunner
+        let server: PostgreSQLServer
+        let address: String
+
+        /// Runs `arguments` on both; returns (sqlite, postgresql).
+        func run(_ arguments: [String]) throws -> (BowTiesResult, BowTiesResult) {
+            let sqlite = try bowties.run(arguments: arguments)
+            var environment = server.clientEnvironment
+            environment["BOWTIES_STORE"] = address
+            let postgresql = try bowties.run(arguments: arguments, environment: environment)
+            return (sqlite, postgresql)
+        }
+
+        /// Runs `arguments` on both and expects the same output.
+        func expectSame(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let (sqlite, postgresql) = try run(arguments)
+            #expect(sqlite.status == postgresql.status, "\(sqlite)\n\(postgresql)", sourceLocation: sourceLocation)
+            #expect(sqlite.stdout == postgresql.stdout, "\(sqlite)\n\(postgresql)", sourceLocation: sourceLocation)
+            #expect(sqlite.stderr == postgresql.stderr, "\(sqlite)\n\(postgresql)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The SQLite catalog keeps every photo inline, as a PostgreSQL one
+    /// does, so that `show` and exports say the same of each.
+    static func pair() throws -> Pair {
+        let server = try PostgreSQLServer()
+        let bowties = try BowTiesRunner()
+        let inline = try bowties.run("config", "--photo-threshold", "1000000000")
+        try #require(inline.status == 0, "\(inline)")
+        return Pair(bowties: bowties, server: server, address: try server.createDatabase())
+    }
+
+    @Test("import of the sample data (XML plist), then list, show, count and the query language, export")
+    func readingCommands() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        #expect(postgresql.stdout.hasPrefix("Imported SampleData.plist into \(pair.address): added 7, updated 0, unchanged 0.\n"))
+        for form: [String] in [
+            ["list"], ["list", "--sort", "name"], ["list", "--sort", "rating", "--reverse"], ["show", "R"], ["show", "r"],
+            ["show", "R", "--json"], ["count"], ["count", "rating:4.."], ["count", "name::^(Classic|Violet)"],
+            ["count", "name::(?i)^classic"], ["list", "red"], ["list", "tag:silk"], ["list", "name::Bow"], ["count", "nosuch"], ["show", "nosuch"],
+            ["export", "--format", "jsonl"], ["export", "--format", "csv"], ["list", "--format", "json"],
+        ] {
+            try pair.expectSame(form)
+        }
+    }
+
+    @Test("wear, history, rate, favorite, tag (ASCII case folding only), set, delete change both alike; JSON Lines import")
+    func writingCommands() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let lines = pair.bowties.directory.appendingPathComponent("ties.jsonl")
+        let made = try pair.bowties.run("import", BowTiesRunner.sampleDataURL.path)
+        try #require(made.status == 0, "\(made)")
+        let exported = try pair.bowties.run("export", "--format", "jsonl", "--output", lines.path)
+        try #require(exported.status == 0, "\(exported)")
+        try? FileManager.default.removeItem(at: pair.bowties.storeURL)
+        try #require(try pair.bowties.run("config", "--photo-threshold", "1000000000").status == 0)
+        let (sqlite, postgresql) = try pair.run(["import", lines.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        for form: [String] in [
+            ["wear", "R", "--on", "2026-11-20"], ["wear", "R", "--on", "2026-11-21", "--note", "a wedding"],
+            ["history", "R"], ["rate", "R", "4"], ["favorite", "R"], ["show", "R"], ["list", "--favorites"],
+            ["list", "--sort", "timesWorn"], ["export", "--format", "jsonl"], ["count", "timesWorn:2.."],
+            ["tag", "R", "silk"], ["tag", "B", "Silk"], ["tag", "Y", "été"], ["tag", "V", "Été"], ["tags"],
+            ["list", "tag:SILK"], ["untag", "R", "silk"], ["set", "Y", "rating=2"], ["delete", "G", "--yes"],
+            ["unwear", "R"], ["show", "R"], ["export", "--format", "csv"], ["count"],
+        ] {
+            try pair.expectSame(form)
+        }
+    }
+}
