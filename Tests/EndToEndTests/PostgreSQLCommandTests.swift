@@ -192,3 +192,40 @@ struct PostgreSQLPrivilegeTests {
         #expect(after.stdout == "7\n", "\(after)")
     }
 }
+
+/// Writers queue on the database, never on a file: every wear of many
+/// processes started at once is counted.
+@Suite("PostgreSQL writers")
+struct PostgreSQLWriterTests {
+    @Test("eight processes wear one tie at once while a ninth imports: every wear is counted")
+    func concurrentWears() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        var overrides = server.clientEnvironment
+        overrides["BOWTIES_STORE"] = try server.createDatabase()
+        let made = try bowties.run(arguments: ["import", BowTiesRunner.sampleDataURL.path], environment: overrides)
+        try #require(made.status == 0, "\(made)")
+        var environment = bowties.environment
+        for (name, value) in overrides { environment[name] = value }
+        let lines = (0..<200).map { "{\"name\": \"Tie \($0)\", \"searchKey\": \"K\($0)\"}" }.joined(separator: "\n")
+        let file = try bowties.write(lines + "\n", to: "many.jsonl")
+        let forms = (1...8).map { ["wear", "R", "--on", "2026-10-0\($0)"] } + [["import", file.path]]
+        let processes = try forms.map { arguments -> Process in
+            let process = Process()
+            process.executableURL = try BowTiesRunner.executableURL()
+            process.arguments = arguments
+            process.environment = environment
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.map(\.terminationStatus) == Array(repeating: 0, count: forms.count))
+        let history = try bowties.run(arguments: ["history", "R"], environment: overrides)
+        #expect(history.stdout.hasSuffix("20 times worn: 8 recorded, 12 before the history began.\n"), "\(history)")
+        let count = try bowties.run(arguments: ["count"], environment: overrides)
+        #expect(count.stdout == "207\n", "\(count)")
+    }
+}
