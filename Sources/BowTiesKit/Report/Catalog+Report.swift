@@ -15,7 +15,6 @@ extension Catalog {
     public func writeReport(
         matching query: Query, to url: URL, limits: HTMLReport.Limits = .init(), now: Date = Date()
     ) throws -> HTMLReport.Outcome {
-        try requireSQLite("report")
         let output = try ExportOutput(file: url)
         let outcome = try writeReport(matching: query, to: output, limits: limits, now: now)
         try output.commit()
@@ -35,7 +34,6 @@ extension Catalog {
     public func writeReport(
         matching query: Query, to output: ExportOutput, limits: HTMLReport.Limits = .init(), now: Date = Date()
     ) throws -> HTMLReport.Outcome {
-        try requireSQLite("report")
         return try read { db in
             let summary = try summary(matching: query, now: now, db)
             let cards = try bowTies(matching: query, limit: max(0, limits.cards), db)
@@ -58,7 +56,6 @@ extension Catalog {
     ///
     /// - Throws: ``QueryError``, ``CatalogError``.
     public func summary(matching query: Query, now: Date = Date()) throws -> CatalogSummary {
-        try requireSQLite("report")
         return try read { db in try summary(matching: query, now: now, db) }
     }
 
@@ -72,14 +69,16 @@ extension Catalog {
         }
         let worn = column("timesWorn")
         let photo = column("photoData")
-        let condition = compiled.whereSQL.map { "(\($0))" } ?? "1"
+        let condition = compiled.whereSQL.map { "(\($0))" } ?? "1 = 1"
         let arguments = StoreArguments(compiled.arguments)
         let cutoff = now.addingTimeInterval(-Double(CatalogSummary.staleDays) * 86_400).timeIntervalSince1970
         let figures = try StoreRow.fetchOne(
             db,
             sql: """
-                SELECT count(*), coalesce(sum(\(column("isFavorite")) <> 0), 0), coalesce(sum(\(worn) = 0), 0), \
-                coalesce(sum(\(column("lastWorn")) IS NULL OR \(column("lastWorn")) < \(cutoff)), 0), count(\(photo)), \
+                SELECT count(*), coalesce(sum(CASE WHEN \(column("isFavorite")) THEN 1 ELSE 0 END), 0), \
+                coalesce(sum(CASE WHEN \(worn) = 0 THEN 1 ELSE 0 END), 0), \
+                coalesce(sum(CASE WHEN \(column("lastWorn")) IS NULL OR \(column("lastWorn")) < \(cutoff) THEN 1 ELSE 0 END), 0), \
+                count(\(photo)), \
                 max(\(worn)), min(CASE WHEN \(worn) > 0 THEN \(worn) END) \
                 FROM \(table) WHERE \(condition)
                 """, arguments: arguments)
