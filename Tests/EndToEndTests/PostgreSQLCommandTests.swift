@@ -228,4 +228,38 @@ struct PostgreSQLWriterTests {
         let count = try bowties.run(arguments: ["count"], environment: overrides)
         #expect(count.stdout == "207\n", "\(count)")
     }
+
+    @Test("Ctrl-C during an import: PQcancel stops it, exit 130, nothing was imported")
+    func interruptedImport() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        var overrides = server.clientEnvironment
+        overrides["BOWTIES_STORE"] = try server.createDatabase()
+        try #require(
+            try bowties.run(arguments: ["import", BowTiesRunner.sampleDataURL.path], environment: overrides).status == 0)
+        var environment = bowties.environment
+        for (name, value) in overrides { environment[name] = value }
+        let lines = (0..<50_000).map { "{\"name\": \"Tie \($0)\", \"searchKey\": \"K\($0)\", \"tags\": [\"t\($0 % 50)\"]}" }
+        let file = try bowties.write(lines.joined(separator: "\n") + "\n", to: "many.jsonl")
+        let process = Process()
+        process.executableURL = try BowTiesRunner.executableURL()
+        process.arguments = ["import", file.path]
+        process.environment = environment
+        let errors = bowties.directory.appendingPathComponent("import.err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        usleep(1_500_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.hasSuffix("interrupted: nothing was imported\n"), "\(stderr)")
+        let count = try bowties.run(arguments: ["count"], environment: overrides)
+        #expect(count.stdout == "7\n", "\(count)")
+        let tags = try bowties.run(arguments: ["tags"], environment: overrides)
+        #expect(tags.stdout.hasPrefix("No tags yet"), "\(tags)")
+    }
 }
