@@ -85,6 +85,20 @@ struct PostgreSQLAddressTests {
         let count = try bowties.run(
             arguments: ["count", "--store", "postgresql://127.0.0.1/catalog1"], environment: environment)
         #expect(count.status == 0 && count.stdout == "7\n", "\(count)")
+        // A password in the address works, and --json shows it masked.
+        // (In $BOWTIES_STORE: a failure here prints the arguments.)
+        environment["PGPASSWORD"] = nil
+        let withPassword =
+            "postgresql://\(PostgreSQLServer.owner):\(PostgreSQLServer.ownerPassword)@127.0.0.1:\(server.port)/catalog1"
+        environment["BOWTIES_STORE"] = withPassword
+        let json = try bowties.run(
+            arguments: ["import", "--json", BowTiesRunner.sampleDataURL.path], environment: environment)
+        #expect(json.status == 0, "\(json)")
+        #expect(
+            json.stdout.contains("\"store\" : \"postgresql:\\/\\/\(PostgreSQLServer.owner):***@127.0.0.1:\(server.port)\\/catalog1\"")
+                || json.stdout.contains("\"store\" : \"postgresql://\(PostgreSQLServer.owner):***@127.0.0.1:\(server.port)/catalog1\""),
+            "\(json)")
+        #expect(!json.stdout.contains(PostgreSQLServer.ownerPassword) && !json.stderr.contains(PostgreSQLServer.ownerPassword))
     }
 }
 
