@@ -3,9 +3,9 @@
 // bowties: a command-line catalog for collection items such as bow ties.
 //
 // Layers, bottom up:
-//   CLibXML2      system library: module map and shim for libxml2 (C stays here)
+//   CLibXML2      system library: module map and shim for libxml2's headers (CLibraryLoader loads it)
 //   CImageCodecs  system library: module map and shim for libpng and libjpeg (the report's photo scaling)
-//   CLibraryLoader C: libpng, libjpeg and libpq loaded on first use, so that other commands start without them
+//   CLibraryLoader C: libpng, libjpeg, libxml2 and libpq loaded on first use, so that other commands start without them
 //   CLibPQ        system library: module map and shim for libpq (a catalog on PostgreSQL)
 //   CZlib         system library: module map and shim for zlib (raw DEFLATE of Core Data's model cache)
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
@@ -13,6 +13,11 @@
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
 import PackageDescription
+
+/// Where libxml2-dev puts libxml2's headers (`pkg-config --cflags
+/// libxml-2.0` says the same on Debian): CLibXML2's shim includes
+/// `<libxml/…>` from here.
+let libxml2Headers = "/usr/include/libxml2"
 
 let package = Package(
     name: "bowties",
@@ -29,10 +34,15 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
     ],
     targets: [
+        // libxml2's headers only: its functions are defined by CLibraryLoader,
+        // which loads libxml2 on first use (`import`), so that no
+        // other command pays for libxml2, ICU, liblzma and zlib at start-up.
+        // No `pkgConfig` here: SwiftPM would put pkg-config's `-lxml2` on the
+        // link line, and the executable would name libxml2 again. The headers
+        // are found at libxml2-dev's fixed path instead (`libxml2Headers`).
         .systemLibrary(
             name: "CLibXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev", "pkg-config"])]
+            providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(
             name: "CImageCodecs",
@@ -45,16 +55,21 @@ let package = Package(
             name: "CLibPQ",
             providers: [.apt(["libpq-dev"])]
         ),
-        // libpng's, libjpeg's and libpq's functions, loaded when first
-        // called (CImageCodecs and CLibPQ name no library to link).
-        .target(name: "CLibraryLoader"),
+        // libpng's, libjpeg's, libxml2's and libpq's functions, loaded when
+        // first called (CImageCodecs, CLibXML2 and CLibPQ name no library
+        // to link).
+        .target(
+            name: "CLibraryLoader",
+            cSettings: [.unsafeFlags(["-I\(libxml2Headers)"])]
+        ),
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(
             name: "PropertyList",
-            dependencies: ["CLibXML2"]
+            dependencies: ["CLibXML2", "CLibraryLoader"],
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I\(libxml2Headers)"])]
         ),
         .target(
             name: "CoreDataStore",
@@ -89,7 +104,25 @@ let package = Package(
             dependencies: [
                 "BowTiesKit",
                 "CoreDataStore",
+                // `import` loads libxml2 before it opens the catalog.
+                "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // What the dynamic loader does before `main` in every process
+            // (bench/README.md, "Point commands, session 8"), release builds
+            // only: lld packs the executable's 93,000 relative relocations
+            // (DT_RELR, glibc 2.36) into 18 KB instead of 2.2 MB of RELA; and
+            // the executable exports none of its 13,500 symbols, which swiftc
+            // exports for `dladdr` (the Swift runtime's first `dladdr` scanned
+            // them all; crash backtraces read the symbol table from the file).
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--no-export-dynamic",
+                    ],
+                    .when(configuration: .release)
+                )
             ]
         ),
         .testTarget(

@@ -1,7 +1,12 @@
 #ifndef CLIBXML2_SHIM_H
 #define CLIBXML2_SHIM_H
 
-// The only C header Swift sees for libxml2. Everything Swift 6 cannot call
+// The only C header Swift sees for libxml2. The module map links no
+// library: every libxml2 function called here or from Swift is defined by
+// CLibraryLoader (LibXML2.c), which loads libxml2 on its first call, so
+// that commands other than `import` start without libxml2 and ICU. A new
+// function called from Swift needs its line there; the link fails until
+// it has one. Everything Swift 6 cannot call
 // directly (macros, global function pointers such as `xmlFree`) is wrapped
 // here in a small `static inline` function prefixed with `CLibXML2_`.
 
@@ -23,6 +28,10 @@
 #include <libxml/parserInternals.h>
 #include <libxml/SAX2.h>
 
+/// The address of libxml2's `xmlParserMaxDepth`, loading libxml2 if it is
+/// not yet (defined in CLibraryLoader/LibXML2.c, with the functions below).
+unsigned int *CLibraryLoader_xmlParserMaxDepth(void);
+
 /// Frees memory that libxml2 allocated (`xmlFree` is a global function
 /// pointer, which Swift 6's strict concurrency refuses to read directly).
 static inline void CLibXML2_free(void *pointer) {
@@ -36,9 +45,13 @@ static inline void CLibXML2_free(void *pointer) {
 /// raises it once, so that Apple's limit of 512 nested containers (plus
 /// the `<plist>` element) is ours to enforce; it never lowers it, and it
 /// stays far below what `XML_PARSE_HUGE` would allow.
+///
+/// libxml2 is loaded on first use (CLibraryLoader), so its variable is
+/// reached through the address the loader finds, not linked by name.
 static inline void CLibXML2_raiseParserMaxDepth(unsigned int depth) {
-    if (xmlParserMaxDepth < depth) {
-        xmlParserMaxDepth = depth;
+    unsigned int *maxDepth = CLibraryLoader_xmlParserMaxDepth();
+    if (*maxDepth < depth) {
+        *maxDepth = depth;
     }
 }
 

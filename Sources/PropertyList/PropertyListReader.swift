@@ -34,6 +34,18 @@ public final class PropertyListReader {
     /// How deeply arrays and dictionaries may nest: 512, Apple's limit.
     public static let maximumDepth = 512
 
+    /// Loads libxml2 now, if no reader has yet, and prepares it.
+    ///
+    /// libxml2 (with the ICU, liblzma and zlib it brings) is loaded by the
+    /// first call of one of its functions (CLibraryLoader), so that only
+    /// what parses XML pays for it. When it cannot be loaded, that call
+    /// ends the process: `bowties: error: cannot load libxml2.so.2, …` on
+    /// standard error, status 69. A command that writes calls this before
+    /// it opens anything, so that the process never ends half-way.
+    public static func loadXMLParser() {
+        XMLPushParser.prepareLibrary()
+    }
+
     /// Whether the root object is an `<array>`, whose elements ``next()``
     /// returns one at a time. Known as soon as the reader is created.
     public var rootIsArray: Bool { grammar.pointee.rootIsArray }

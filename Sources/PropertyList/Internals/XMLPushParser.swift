@@ -110,6 +110,12 @@ final class XMLPushParser: TagPositions {
         CLibXML2_silenceGenericErrors()
     }()
 
+    /// Loads libxml2 (CLibraryLoader) and prepares it, if not yet done:
+    /// see ``PropertyListReader/loadXMLParser()``.
+    static func prepareLibrary() {
+        _ = Self.libraryPrepared
+    }
+
     /// Reads the regular file open as `file`, from its start.
     convenience init(file: OpenFile, displayName: String) throws(PropertyListError) {
         try self.init(file: file, data: nil, displayName: displayName, chunkSize: Self.chunkSize)

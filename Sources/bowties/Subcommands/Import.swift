@@ -1,6 +1,7 @@
 import ArgumentParser
 import BowTiesKit
 import Foundation
+import PropertyList
 
 extension BowTies {
     /// `bowties import [FILE]`: adds the bow ties of a property list.
@@ -88,6 +89,10 @@ extension BowTies {
 
         func run() throws {
             let fieldMap = try self.fieldMap()
+            // libxml2 is loaded on first use; load it before the catalog is
+            // opened, so that an import that cannot load it (exit 69) stops
+            // before it touches anything.
+            PropertyListReader.loadXMLParser()
             let input: ImportInput =
                 try file == "-" ? .standardInput : .file(file.map { URL(fileURLWithPath: $0) } ?? SampleData.locate())
             if file == "-", Terminal.isTerminal(0) {
