@@ -30,7 +30,7 @@ enum ExitStatus: Int32 {
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 69 the editor \
-        failed (edit) or a system library is missing, 73 cannot create output, 74 store I/O error or not a bowties store, \
+        failed (edit), a system library is missing or bowties-serve is (serve), 73 cannot create output, 74 store I/O error or not a bowties store, \
         75 store busy (past --wait), 77 permission denied (a folder or file this user may not write), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """
@@ -66,6 +66,8 @@ enum ExitStatus: Int32 {
             self = .invalidData
         case let error as EditorError:
             self = error.signal != nil ? .interrupted : .editorFailed
+        case is HelperUnavailable:
+            self = .editorFailed
         case is UsageError, is QueryError, is ExportFieldError:
             self = .usage
         default:
@@ -87,7 +89,8 @@ enum ExitStatus: Int32 {
         }
         switch error {
         case is CatalogError, is PropertyListError, is CoreDataError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError:
+            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError,
+            is HelperUnavailable:
             let status = ExitStatus(for: error)
             var error = error
             if var fields = error as? ExportFieldError {
