@@ -36,9 +36,9 @@ struct ServeCommandTests {
         #expect(ties.map { $0["key"] as? String } == ["G", "I", "O"], "\(list)")
         #expect(page1["total"] as? Int == 7 && page1["ratingMax"] as? Double == 5, "\(list)")
 
-        let query = try server.request("GET", "/api/ties?q=rating:4..%20sort:key")
+        let query = try server.request("GET", "/api/ties?q=rating:4..%20sort:searchKey")
         let selected = try #require((try query.json() as? [String: Any])?["ties"] as? [[String: Any]], "\(query)")
-        let cli = try workspace.run("list", "rating:4..", "sort:key", "--json")
+        let cli = try workspace.run("list", "rating:4..", "sort:searchKey", "--json")
         let cliTies = try #require(try cli.json() as? [[String: Any]], "\(cli)")
         #expect(selected.map { $0["searchKey"] as? String } == cliTies.map { $0["searchKey"] as? String }, "\(query)")
 
@@ -187,6 +187,7 @@ struct ServeCommandTests {
         try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let walSize = (try FileManager.default.attributesOfItem(atPath: workspace.walURL.path)[.size] as? Int) ?? -1
         #expect(walSize == 0, "the WAL holds \(walSize) bytes after a checkpoint")
+        events.send(SIGTERM)
         _ = events.wait(timeout: 15)
     }
 

@@ -52,7 +52,7 @@ extension Page {
             <h2 id="name"></h2>
             <p class="key">Key <span id="key"></span></p>
             <div id="stars" class="stars" role="group" aria-label="Rating"></div>
-            <form id="rate" class="rate">
+            <form id="rate" class="rate" novalidate>
               <label for="rating">Rating</label>
               <input id="rating" name="rating" type="number" step="0.5" inputmode="decimal" aria-describedby="rating-error">
               <button type="submit">Rate</button>

@@ -8,6 +8,7 @@ to 127.0.0.1 inside this browser only (--host-resolver-rules): a page of
 another site whose name was rebound to this machine, as in a DNS
 rebinding attack.
 """
+import json
 import os
 import subprocess
 import sys
@@ -101,14 +102,17 @@ try:
     print(f"ok: ArrowRight chose {text('key')}")
 
     # A cross-site POST: a form on another site's page (a data: URL).
-    worn = int(subprocess.run([bowties, "show", "R", "--json"], env=environment, check=True,
-                              capture_output=True, text=True).stdout.split('"timesWorn":')[1].split(",")[0].strip())
+    def times_worn():
+        shown = subprocess.run([bowties, "show", "R", "--json"], env=environment, check=True,
+                               capture_output=True, text=True).stdout
+        return json.loads(shown)["timesWorn"]
+
+    worn = times_worn()
     driver.get("data:text/html,<form method=post enctype=text/plain action='" + origin
                + "/api/ties/R/wear'><input name=x value=y></form>")
     driver.execute_script("document.forms[0].submit();")
     wait(lambda: "crossSite" in driver.page_source or "notJSON" in driver.page_source, "the refusal")
-    after = int(subprocess.run([bowties, "show", "R", "--json"], env=environment, check=True,
-                               capture_output=True, text=True).stdout.split('"timesWorn":')[1].split(",")[0].strip())
+    after = times_worn()
     assert after == worn, f"the cross-site POST wore R ({worn} -> {after})"
     print("ok: a cross-site POST was refused")
 
