@@ -9,8 +9,9 @@ extension Page {
         .hidden-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
         .bar { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .75rem 0; }
         .bar h1 { font-size: 1.3rem; margin: 0; }
-        .search { display: flex; gap: .4rem; flex: 1 1 20rem; }
-        .search input { flex: 1; min-width: 0; }
+        .search { display: flex; flex-wrap: wrap; gap: .4rem; flex: 1 1 20rem; min-width: 0; }
+        .search input { flex: 1 1 12rem; min-width: 0; }
+        .search select { flex: 1 1 7rem; min-width: 0; }
         .undo { display: flex; gap: .4rem; flex-wrap: wrap; }
         input, select, button { font: inherit; padding: .45rem .6rem; border-radius: 8px; border: 1px solid var(--line);
           background: Canvas; color: CanvasText; min-height: 2.6rem; }

@@ -88,9 +88,10 @@ try:
     assert driver.execute_script("return window.__pwned === undefined;"), "the hostile name ran"
     print("ok: a hostile name stays text")
 
+    choose("R")
+    time.sleep(0.3)
     driver.save_screenshot(os.path.join(shots, "serve-desktop.png"))
     driver.set_window_size(390, 844)
-    choose("R")
     time.sleep(0.3)
     driver.save_screenshot(os.path.join(shots, "serve-phone.png"))
     print("ok: screenshots")
