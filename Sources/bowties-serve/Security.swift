@@ -48,7 +48,17 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
         if settings.token != nil {
             let query = request.uri.queryParameters
             if let given = query["token"].map(String.init), settings.tokenMatches(given) {
-                setCookie = "\(ServerSettings.tokenCookie)=\(given); Path=/; HttpOnly; SameSite=Strict"
+                let cookie = "\(ServerSettings.tokenCookie)=\(given); Path=/; HttpOnly; SameSite=Strict"
+                if request.method == .get {
+                    // Once in the cookie, the token leaves the address
+                    // bar and the history: the same path, without it.
+                    var headers = HTTPFields()
+                    headers[.location] = request.uri.path
+                    headers[.setCookie] = cookie
+                    headers[.cacheControl] = "no-store"
+                    return Response(status: .seeOther, headers: headers)
+                }
+                setCookie = cookie
             } else if let cookie = request.cookies[ServerSettings.tokenCookie], settings.tokenMatches(cookie.value) {
                 // the browser showed the cookie
             } else {

@@ -172,7 +172,7 @@ struct ServeCommandTests {
         #expect(try workspace.timesWorn("R") == 12)
     }
 
-    @Test("beyond loopback the address carries a token, traded once for a strict cookie")
+    @Test("beyond loopback the address carries a token, traded once for a strict cookie and a redirect without it")
     func tokenBeyondLoopback() throws {
         let workspace = try Self.sampleWorkspace()
         let server = try ServedCatalog(workspace, ["--host", "0.0.0.0"])
@@ -184,7 +184,7 @@ struct ServeCommandTests {
         let wrong = try server.request("GET", "/api/ties?token=" + String(repeating: "0", count: 64))
         #expect(wrong.status == 401, "\(wrong.status)")
         let with = try server.request("GET", "/?token=" + token)
-        #expect(with.status == 200, "\(with.status)")
+        #expect(with.status == 303 && with.headers["location"] == "/", "\(with.status)")
         let cookie = with.headers["set-cookie"] ?? ""
         #expect(cookie == "bowties_token=\(token); Path=/; HttpOnly; SameSite=Strict", "not the strict cookie")
         let withCookie = try server.request("GET", "/api/ties", cookies: "bowties_token=\(token)")
