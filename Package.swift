@@ -12,6 +12,8 @@
 //   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
+//   bowties-serve `bowties serve`: the catalog in the browser (Hummingbird,
+//                 SwiftNIO), a separate executable so that `bowties` links none of it
 import PackageDescription
 
 /// Where libxml2-dev puts libxml2's headers (`pkg-config --cflags
@@ -23,6 +25,7 @@ let package = Package(
     name: "bowties",
     products: [
         .executable(name: "bowties", targets: ["bowties"]),
+        .executable(name: "bowties-serve", targets: ["bowties-serve"]),
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "BowTiesKit", targets: ["BowTiesKit"]),
         .library(name: "CoreDataStore", targets: ["CoreDataStore"]),
@@ -32,6 +35,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.0"),
+        // `bowties serve`'s HTTP server (only bowties-serve links it).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Graceful shutdown (Hummingbird's own): event streams end with the server.
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // HTTP's field names and statuses, as Hummingbird speaks them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // libxml2's headers only: its functions are defined by CLibraryLoader,
@@ -125,6 +134,19 @@ let package = Package(
                 )
             ]
         ),
+        // `bowties serve` runs this, found beside its own executable (as git
+        // runs `git-*`): SwiftNIO's start-up and size stay out of every
+        // other command.
+        .executableTarget(
+            name: "bowties-serve",
+            dependencies: [
+                "BowTiesKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .testTarget(
             name: "PropertyListTests",
             dependencies: ["PropertyList"],
@@ -145,7 +167,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["bowties"],
+            dependencies: ["bowties", "bowties-serve"],
             resources: [.copy("Fixtures")]
         ),
     ],

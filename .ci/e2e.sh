@@ -564,6 +564,32 @@ bt add --name "   " --key S
 check "a name of only spaces is refused (1680)" eval '[[ $rc == 65 ]] && err_has "name must contain a character other than a space."'
 export BOWTIES_STORE=$WORK/catalog.sqlite
 
+# --- bowties serve ----------------------------------------------------------
+# The server on a free port: one start-up line, a wear through the API that
+# the CLI counts, a foreign Host refused, SIGTERM stops it.
+serve_checks() {
+    local store=$WORK/serve.sqlite log=$WORK/serve.out pid port worn before
+    "$BIN" import "$SAMPLE" --store "$store" >/dev/null 2>&1 || return 1
+    "$BIN" serve --port 0 --store "$store" >"$log" 2>"$WORK/serve.err" &
+    pid=$!
+    for _ in $(seq 1 100); do grep -q "serving" "$log" && break; sleep 0.1; done
+    port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/$|\1|p' "$log")
+    [[ -n $port ]] || { kill "$pid"; return 1; }
+    before=$("$BIN" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+    curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "http://127.0.0.1:$port/api/ties/R/wear" >/dev/null || { kill "$pid"; return 1; }
+    worn=$("$BIN" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+    local host_status
+    host_status=$(curl -s -o /dev/null -w '%{http_code}' -H "Host: evil.example:$port" "http://127.0.0.1:$port/api/ties")
+    kill -TERM "$pid"
+    wait "$pid" || return 1
+    [[ $worn == $((before + 1)) && $host_status == 403 ]]
+}
+if command -v curl >/dev/null; then
+    check "serve: a wear through the API counts, a foreign Host is refused, SIGTERM stops it (exit 0)" serve_checks
+else
+    ok "serve # SKIP (no curl)"
+fi
+
 # --- the README's set-up line --------------------------------------------------
 if [[ ${SKIP_SWIFT_RUN:-0} == 1 ]]; then
     ok "README set-up line # SKIP (SKIP_SWIFT_RUN=1)"

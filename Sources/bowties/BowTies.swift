@@ -37,7 +37,7 @@ struct BowTies: ParsableCommand {
             Import.self, Add.self, Edit.self, SetValues.self, List.self, Count.self, Show.self, Wear.self, Unwear.self,
             History.self,
             Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
-            Report.self,
+            Report.self, Serve.self,
             Undo.self, Redo.self, Log.self, Config.self, Check.self,
             Model.self, CoreData.self,
         ]

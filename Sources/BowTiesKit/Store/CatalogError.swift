@@ -61,3 +61,24 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
         hint.map { "\(message)\nhint: \($0)" } ?? message
     }
 }
+
+extension CatalogError.Kind {
+    /// The status `bowties` exits with for an error of this kind
+    /// (sysexits.h values; 0 for a closed output, 130 for an interruption),
+    /// which `bowties serve`'s API reports beside its own status: one
+    /// mapping for every face of the catalog.
+    public var exitStatus: Int32 {
+        switch self {
+        case .outputClosed: 0
+        case .noSuchRecord, .ambiguousKey: 1
+        case .conflict, .invalidInput, .storeDamaged: 65
+        case .storeNotFound, .inputNotFound: 66
+        case .storeUnavailable: 69
+        case .cannotCreateOutput: 73
+        case .notAStore, .storeIO, .photoUnavailable: 74
+        case .storeBusy: 75
+        case .permissionDenied: 77
+        case .interrupted: 130
+        }
+    }
+}

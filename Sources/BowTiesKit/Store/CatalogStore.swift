@@ -71,6 +71,14 @@ protocol CatalogStore: AnyObject, Sendable {
     /// only (a dry run works on the copy).
     func copyDatabase(to destination: URL) throws
 
+    /// A number that differs after another connection or process
+    /// committed a change (``Catalog/changeVersion()``). Asked outside any
+    /// transaction, often (every 200 ms while `bowties serve` runs): it
+    /// must not wait for writers, nor keep a snapshot open. SQLite's
+    /// `PRAGMA data_version`; a PostgreSQL store counts the `NOTIFY`s its
+    /// triggers raise (`LISTEN`).
+    func changeVersion() throws -> Int64
+
     // MARK: The check's questions
 
     /// Where the schema stands against the frozen migrations.

@@ -31,7 +31,7 @@ enum ExitStatus: Int32 {
     static let helpText = """
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data \
         (validation, malformed input), 66 input not found or unreadable, 69 the editor \
-        failed (edit), a system library is missing or a PostgreSQL catalog's server is unreachable, 73 cannot create output, 74 store I/O error or not a bowties store, \
+        failed (edit), a system library or bowties-serve is missing, or a PostgreSQL catalog's server is unreachable, 73 cannot create output, 74 store I/O error or not a bowties store, \
         75 store busy (past --wait), 77 permission denied (a folder or file this user may not write), \
         128 + N interrupted by signal N (130 for Ctrl-C).
         """
@@ -40,18 +40,9 @@ enum ExitStatus: Int32 {
     init(for error: Error) {
         switch error {
         case let error as CatalogError:
-            switch error.kind {
-            case .noSuchRecord, .ambiguousKey: self = .noSuchRecord
-            case .conflict, .invalidInput, .storeDamaged: self = .invalidData
-            case .storeNotFound, .inputNotFound: self = .inputNotFound
-            case .cannotCreateOutput: self = .cannotCreateOutput
-            case .outputClosed: self = .success
-            case .notAStore, .storeIO, .photoUnavailable: self = .storeIO
-            case .storeBusy: self = .storeBusy
-            case .permissionDenied: self = .permissionDenied
-            case .storeUnavailable: self = .editorFailed
-            case .interrupted: self = .interrupted
-            }
+            // The library's mapping (`CatalogError.Kind.exitStatus`), which
+            // `bowties serve` reports too.
+            self = ExitStatus(rawValue: error.kind.exitStatus) ?? .storeIO
         case let error as PropertyListError:
             switch error.kind {
             case .fileNotFound, .unreadable: self = .inputNotFound
@@ -68,6 +59,8 @@ enum ExitStatus: Int32 {
             self = .invalidData
         case let error as EditorError:
             self = error.signal != nil ? .interrupted : .editorFailed
+        case is HelperUnavailable:
+            self = .editorFailed
         case is UsageError, is QueryError, is ExportFieldError:
             self = .usage
         default:
@@ -89,7 +82,8 @@ enum ExitStatus: Int32 {
         }
         switch error {
         case is CatalogError, is PropertyListError, is CoreDataError, is BowTiesKit.ValidationError, is ImportError, is TransformerError,
-            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError:
+            is UsageError, is ValueTextError, is RecordTextError, is EditorError, is QueryError, is ExportFieldError,
+            is HelperUnavailable:
             let status = ExitStatus(for: error)
             var error = error
             if var fields = error as? ExportFieldError {

@@ -29,10 +29,11 @@ extension FastPath {
 
         Exit status: 0 success, 1 no such record, 64 usage error, 65 invalid data
         (validation, malformed input), 66 input not found or unreadable, 69 the editor
-        failed (edit), a system library is missing or a PostgreSQL catalog's server is
-        unreachable, 73 cannot create output, 74 store I/O error or not a bowties
-        store, 75 store busy (past --wait), 77 permission denied (a folder or file this
-        user may not write), 128 + N interrupted by signal N (130 for Ctrl-C).
+        failed (edit), a system library or bowties-serve is missing, or a PostgreSQL
+        catalog's server is unreachable, 73 cannot create output, 74 store I/O error or
+        not a bowties store, 75 store busy (past --wait), 77 permission denied (a
+        folder or file this user may not write), 128 + N interrupted by signal N (130
+        for Ctrl-C).
 
         USAGE: bowties <subcommand>
 
@@ -71,6 +72,8 @@ extension FastPath {
                                   a property list or the table).
           report                  Write an HTML page about the catalog: figures, a
                                   gallery and a table.
+          serve                   Open the catalog in a web browser: see, wear, rate
+                                  and tag ties, live as the catalog changes.
           undo                    Take back the latest change to the catalog (or change
                                   N from `bowties log`).
           redo                    Apply again the change undone last.

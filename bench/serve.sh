@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# `bowties serve` under load: wrk against the page and the API on loopback,
+# bounded in time, then 8 concurrent wear clients plus CLI wears on one tie,
+# checked to count exactly. Prints Markdown (bench/results/serve.md).
+#
+#   bash bench/serve.sh                       # .build/release binaries
+#   BIN=.build/debug bash bench/serve.sh      # another build folder
+#   DURATION=10s bash bench/serve.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-.build/release}
+DURATION=${DURATION:-10s}
+command -v wrk >/dev/null || { echo "bench/serve.sh: needs wrk (apt-get install wrk)" >&2; exit 2; }
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/bowties-serve-bench.XXXXXX")
+trap 'kill "$pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+store=$WORK/catalog.sqlite
+"$BIN/bowties" import SampleData/SampleData.plist --store "$store" >/dev/null
+"$BIN/bowties" serve --port 0 --store "$store" >"$WORK/serve.out" 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do grep -q serving "$WORK/serve.out" && break; sleep 0.1; done
+port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/$|\1|p' "$WORK/serve.out")
+url=http://127.0.0.1:$port
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
+
+echo "# bowties serve under load"
+echo
+echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), binaries: $BIN, wrk -t2 -c16 -d$DURATION --latency."
+echo "Server memory before: $(rss)."
+for path in / /api/ties "/api/ties?q=rating:3..&sort=name" /api/ties/R; do
+    echo
+    echo "## GET $path"
+    echo
+    echo '```'
+    wrk -t2 -c16 -d"$DURATION" --latency "$url$path" | sed -n '/Thread Stats/,$p'
+    echo '```'
+done
+echo
+echo "Server memory after the reads: $(rss)."
+
+# 8 clients wearing R 25 times each through the API, and the CLI 25 times.
+before=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+start=$(date +%s.%N)
+for client in $(seq 1 8); do
+    (for _ in $(seq 1 25); do
+        curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$url/api/ties/R/wear" >/dev/null || echo "client $client: a wear failed" >&2
+    done) &
+done
+(for _ in $(seq 1 25); do "$BIN/bowties" wear R --store "$store" >/dev/null; done) &
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+end=$(date +%s.%N)
+after=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+echo
+echo "## Concurrent wears"
+echo
+echo "8 API clients × 25 wears + 25 CLI wears of R: timesWorn $before → $after ($((after - before)) counted of 225) in $(python3 -c "print(f'{$end - $start:.1f}')") s."
+echo "Server memory at the end: $(rss)."
