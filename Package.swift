@@ -40,6 +40,8 @@ let package = Package(
         // libpng's and libjpeg's functions, loaded when first called
         // (CImageCodecs names no library to link).
         .target(name: "CLibraryLoader"),
+        // sqlite3_config, whose variadic arguments Swift cannot pass.
+        .target(name: "CSQLiteSettings"),
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -66,6 +68,8 @@ let package = Package(
                 "CoreDataStore",
                 // libpng and libjpeg, to scale the report's large photos down.
                 "CImageCodecs", "CLibraryLoader",
+                // SQLite's process-wide settings, made before the first connection.
+                "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's prepared insert (GRDB's
                 // own module for it; the system SQLite GRDB links).
