@@ -7,7 +7,7 @@ extension Catalog {
     /// builds its deferred indexes with 2,000 again
     /// (`SecondaryIndex.bulkBuildSQL`), since their sorts take as much
     /// memory as the cache on top of it. 6 MiB rather than 4 saved 15 % of
-    /// the page reads and writes of a 400,000-record import, at a lower
+    /// the page reads and writes of a 400,000-record import, at the same
     /// peak (bench/README.md, "session 8").
     static let importCacheKiB = 6144
 

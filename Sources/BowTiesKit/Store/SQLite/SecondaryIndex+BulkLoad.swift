@@ -9,8 +9,8 @@ extension SecondaryIndex {
     ///
     /// `CREATE INDEX` sorts its keys in memory as large as the page cache,
     /// on top of the cache itself, so the builds were the import's peak
-    /// memory (4 MiB of cache and 4 MiB of sort, 37.5 MiB in all at
-    /// 400,000 records, against 33.4 MiB while inserting). With 2 MB for
+    /// memory (4 MiB of cache and 4 MiB of sort, 36.8 MiB in all at
+    /// 400,000 records, against 32.7 MiB while inserting). With 2 MB for
     /// both, the insertion can take a larger cache (`Catalog.importCacheKiB`)
     /// and the import stays within 40 MiB; the sort spills more often to
     /// a temporary file, which costs little next to the page misses a
