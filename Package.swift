@@ -71,6 +71,8 @@ let package = Package(
             name: "CLibraryLoader",
             cSettings: [.unsafeFlags(["-I\(libxml2Headers)"])]
         ),
+        // sqlite3_config, whose variadic arguments Swift cannot pass.
+        .target(name: "CSQLiteSettings"),
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -101,6 +103,8 @@ let package = Package(
                 // libpq, for a catalog at a postgresql:// address
                 // (Store/PostgreSQL/ only).
                 "CLibPQ",
+                // SQLite's process-wide settings, made before the first connection.
+                "CSQLiteSettings",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the import's prepared insert (GRDB's
                 // own module for it; the system SQLite GRDB links).

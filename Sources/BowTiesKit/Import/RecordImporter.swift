@@ -655,8 +655,10 @@ struct RecordImporter {
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         try updatedIDs.finish(db)
-        for index in deferredIndexes {
-            try db.execute(sql: index.createSQL)
+        if !deferredIndexes.isEmpty {
+            // With a smaller page cache: the builds' sorts take as much
+            // memory again.
+            try db.execute(sql: SecondaryIndex.bulkBuildSQL(deferredIndexes))
         }
         // Bytes stored for records that were then left unchanged.
         for sha256 in insertedPhotos where !photosUsed.contains(sha256) {

@@ -151,10 +151,15 @@ extension Catalog {
         return try withLargeCache { try redoAction() }
     }
 
-    /// Runs `body` with the page cache an import uses: an undo may touch
-    /// as many rows as the import it reverts.
+    /// The page cache an undo or a redo takes, in KiB: an undo may touch
+    /// as many rows as the import it reverts. Smaller than the import's
+    /// (``importCacheKiB``): the undo's report sorts in memory as large as
+    /// the cache, on top of it, all through the undo.
+    static let undoCacheKiB = 4096
+
+    /// Runs `body` with a larger page cache (``undoCacheKiB``).
     private func withLargeCache<T>(_ body: () throws -> T) throws -> T {
-        try store.withCacheSize(kibibytes: Self.importCacheKiB, body)
+        try store.withCacheSize(kibibytes: Self.undoCacheKiB, body)
     }
 
     private func redoAction() throws -> UndoReport {

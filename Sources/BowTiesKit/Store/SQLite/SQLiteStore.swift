@@ -72,6 +72,7 @@ final class SQLiteStore: CatalogStore {
             // in the binary, on every command's start.
             var status = stat()
             let isNew = stat(url.path, &status) != 0 || status.st_size == 0
+            SQLiteProcessSettings.apply()
             var configuration = Configuration()
             // The journal mode is the store's own, set once when it is
             // created (below). Setting it on every open, as GRDB's `.wal`

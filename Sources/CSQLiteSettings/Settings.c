@@ -1,0 +1,7 @@
+#include "CSQLiteSettings.h"
+
+#include <sqlite3.h>
+
+int CSQLiteSettings_disableMemoryStatistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
