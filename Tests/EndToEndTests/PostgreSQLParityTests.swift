@@ -88,4 +88,29 @@ struct PostgreSQLParityTests {
             try pair.expectSame(form)
         }
     }
+
+    @Test("undo, redo and log after wear, rate, tag, delete and an import print the same on both; the catalogs end alike")
+    func undoCommands() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        for form: [String] in [
+            ["wear", "R", "--on", "2026-11-20", "--note", "a wedding"], ["rate", "R", "4"], ["tag", "R", "silk"],
+            ["tag", "R", "silk"], ["tag", "B", "Silk"], ["delete", "G", "--yes"], ["log"], ["undo"], ["show", "G"],
+            ["undo"], ["undo"], ["list", "tag:silk"], ["log"], ["redo"], ["tags"], ["undo", "2"], ["show", "R"],
+            ["undo"], ["undo"], ["undo"], ["undo"], ["log", "--json"], ["count"], ["redo"], ["count"],
+            ["export", "--format", "jsonl"], ["history", "R"], ["undo", "99"], ["log"],
+        ] {
+            let (sqlite, postgresql) = try pair.run(form)
+            // `log` shows each action's time to the minute: each run's own.
+            func timeless(_ text: String) -> String {
+                text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+Z?/, with: "TIME")
+            }
+            let which = form.joined(separator: " ")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(timeless(sqlite.stdout) == timeless(postgresql.stdout), "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+        }
+    }
 }

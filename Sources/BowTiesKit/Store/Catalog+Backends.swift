@@ -9,8 +9,4 @@ extension Catalog {
     func requireSQLite(_ what: String) throws {
         if store is PostgreSQLStore { throw PostgreSQLStore.notYetAvailable(what) }
     }
-
-    /// The undo history is SQLite's alone for now (its tables and
-    /// triggers come to PostgreSQL as PL/pgSQL in a later migration).
-    func requireUndoHistory(_ what: String) throws { try requireSQLite(what) }
 }
