@@ -113,4 +113,65 @@ struct PostgreSQLParityTests {
             #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
         }
     }
+
+    @Test("config: the undo limit as on SQLite; every photo in the database, no threshold (69 to set one); no password")
+    func config() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        var environment = pair.server.clientEnvironment
+        environment["BOWTIES_STORE"] = pair.address
+        func timeless(_ text: String) -> String { text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+/, with: "TIME") }
+        for form: [String] in [
+            ["wear", "R", "--on", "2026-11-20"], ["rate", "R", "4"], ["tag", "R", "silk"], ["config", "--undo-limit", "2"],
+            ["log"], ["undo"], ["undo"], ["undo"], ["config", "--undo-limit", "0"], ["wear", "B"], ["undo"], ["log"],
+        ] {
+            let (sqlite, postgresql) = try pair.run(form)
+            let which = form.joined(separator: " ")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+            if form.first != "config" {
+                #expect(timeless(sqlite.stdout) == timeless(postgresql.stdout), "\(which)\n\(sqlite)\n\(postgresql)")
+            }
+        }
+        let shown = try pair.bowties.run(arguments: ["config"], environment: environment)
+        #expect(
+            shown.stdout == """
+                Catalog: \(pair.address)
+                Bow ties: 7
+                Photo files: none (every photo is in the catalog)
+                Photo threshold: none (every photo is in the catalog)
+                Undo history: off
+
+                """, "\(shown)")
+        #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown)")
+        let limited = try pair.bowties.run(arguments: ["config", "--undo-limit", "3", "--json"], environment: environment)
+        let settings = try #require(
+            try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any], "\(limited)")
+        #expect(settings["store"] as? String == pair.address)
+        #expect(settings["photoFolder"] is NSNull && settings["photoThreshold"] is NSNull, "\(limited)")
+        #expect(settings["undoLimit"] as? Int == 3 && settings["bowTies"] as? Int == 7, "\(limited)")
+        let threshold = try pair.bowties.run(arguments: ["config", "--photo-threshold", "5"], environment: environment)
+        #expect(threshold.status == 69, "\(threshold)")
+        #expect(
+            threshold.stderr == """
+                bowties: error: the catalog at \(pair.address) keeps every photo in its database: it has no photo threshold
+                hint: Photos go to files only beside a catalog file (--store PATH).
+
+                """, "\(threshold)")
+        #expect(threshold.stdout.isEmpty, "\(threshold)")
+        // A password in the address is shown masked.
+        let owner = "://\(PostgreSQLServer.owner)"
+        var withSecret = environment
+        withSecret["BOWTIES_STORE"] = pair.address.replacingOccurrences(
+            of: owner + "@", with: owner + ":\(PostgreSQLServer.ownerPassword)@")
+        let masked = try pair.bowties.run(arguments: ["config"], environment: withSecret)
+        #expect(masked.status == 0, "\(masked)")
+        #expect(
+            masked.stdout.hasPrefix(
+                "Catalog: " + pair.address.replacingOccurrences(of: owner + "@", with: owner + ":***@") + "\n"),
+            "\(masked)")
+        #expect(!masked.stdout.contains(PostgreSQLServer.ownerPassword), "\(masked)")
+    }
 }

@@ -63,15 +63,12 @@ extension Catalog {
 
     /// How many actions the history keeps (`config --undo-limit`).
     public func undoLimit() throws -> Int {
-        // `config` shows it beside settings PostgreSQL does not have yet.
-        try requireSQLite("the undo limit")
-        return try read { db in try UndoHistory.limit(db) }
+        try read { db in try UndoHistory.limit(db) }
     }
 
     /// Sets how many actions the history keeps; older ones go now. With
     /// 0 the history is off: nothing can be undone.
     public func setUndoLimit(_ limit: Int) throws {
-        try requireSQLite("the undo limit")
         guard limit >= 0 else {
             throw CatalogError(.invalidInput, "the undo limit must be 0 or more (it is \(limit))")
         }
