@@ -174,4 +174,50 @@ struct PostgreSQLParityTests {
             "\(masked)")
         #expect(!masked.stdout.contains(PostgreSQLServer.ownerPassword), "\(masked)")
     }
+
+    @Test("check and check --repair: what SQLite's say of a sound catalog; a damaged photo re-hashed from the database")
+    func check() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        for form: [String] in [["check"], ["check", "--repair"], ["check", "--json"]] {
+            let (sqlite, postgresql) = try pair.run(form)
+            let which = form.joined(separator: " ")
+            let fromFile = sqlite.stdout.replacingOccurrences(of: pair.bowties.storeURL.path, with: "CATALOG")
+            let fromServer = postgresql.stdout.replacingOccurrences(of: pair.address, with: "CATALOG")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(fromFile == fromServer, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+        }
+        // Scribble over a photo's bytes in the database.
+        let database = try #require(pair.address.split(separator: "/").last.map(String.init))
+        _ = try pair.server.sql(
+            """
+            UPDATE blob SET data = convert_to('scribbled over', 'UTF8') \
+            WHERE sha256 = (SELECT "photoData_sha256" FROM bowtie WHERE "searchKey" = 'B')
+            """, database: database)
+        var environment = pair.server.clientEnvironment
+        environment["BOWTIES_STORE"] = pair.address
+        let found = try pair.bowties.run(arguments: ["check"], environment: environment)
+        #expect(found.status == 65, "\(found)")
+        #expect(found.stdout.contains("is damaged: its bytes have SHA-256 "), "\(found)")
+        #expect(found.stdout.contains("record: B \"Midnight Blue Silk\" (id "), "\(found)")
+        #expect(
+            found.stderr == """
+                bowties: error: the catalog at \(pair.address) has 1 problem
+                hint: `bowties check --repair` can repair 1 of them; see `bowties check --help`.
+
+                """, "\(found)")
+        let repair = try pair.bowties.run(arguments: ["check", "--repair"], environment: environment)
+        #expect(repair.status == 0, "\(repair)")
+        #expect(repair.stdoutLines.contains("Repaired 1 problem."), "\(repair)")
+        #expect(repair.stdoutLines.contains("A new check finds no problems."), "\(repair)")
+        #expect(
+            try pair.bowties.run(arguments: ["show", "B"], environment: environment).stdoutLines.contains("Photo: none"))
+        let undo = try pair.bowties.run(arguments: ["undo"], environment: environment)
+        #expect(undo.status == 0 && undo.stdout.hasPrefix("Undid \"Repair the catalog\""), "\(undo)")
+        let again = try pair.bowties.run(arguments: ["check"], environment: environment)
+        #expect(again.status == 65 && again.stdout.contains("is damaged"), "\(again)")
+    }
 }
