@@ -9,9 +9,10 @@ import Foundation
 /// An import's rows are logged as one range of `rowid`s per table, as on
 /// SQLite. Writers are one at a time (the store's advisory lock), so the
 /// identity values an import takes are exactly those between the largest
-/// before and the largest after. The insert triggers stay in place (a
-/// trigger costs PostgreSQL no statement journal): they return at once
-/// while `inserts` is 0.
+/// before and the largest after. The insert triggers are turned off for
+/// the import's transaction by a setting their `WHEN` reads
+/// (``ObjectModel/postgreSQLUndoInsertsSetting``), as SQLite's recorder
+/// sets them aside.
 ///
 /// Actions are numbered as SQLite numbers them, one past the largest
 /// (not by the identity's sequence, which a rolled-back or empty action
@@ -41,6 +42,9 @@ struct PostgreSQLUndoRecorder: UndoRecording {
         else { throw CatalogError(.storeIO, "the catalog did not number the new action") }
         var starts: [(table: String, after: Int64)]?
         if insertsAsRanges {
+            // The insert triggers do not fire for this transaction.
+            try session.execute(
+                sql: "SELECT set_config(?, 'off', true)", arguments: [ObjectModel.postgreSQLUndoInsertsSetting])
             starts = try model.tablesInDependencyOrder.map { table in
                 (table, try Int64.fetchOne(session, sql: "SELECT max(rowid) FROM \"\(table)\"") ?? 0)
             }
@@ -55,6 +59,10 @@ struct PostgreSQLUndoRecorder: UndoRecording {
     /// last `limit` actions; as ``UndoRecorder/finish(title:limit:_:)``.
     func finish(title: String, limit: Int, _ session: any StoreSession) throws -> Set<String> {
         try session.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
+        if rangeStarts != nil {
+            try session.execute(
+                sql: "SELECT set_config(?, 'on', true)", arguments: [ObjectModel.postgreSQLUndoInsertsSetting])
+        }
         for start in rangeStarts ?? [] {
             let last = try Int64.fetchOne(session, sql: "SELECT max(rowid) FROM \"\(start.table)\"") ?? 0
             guard last > start.after else { continue }
