@@ -89,10 +89,16 @@ struct PostgreSQLParityTests {
         }
     }
 
-    @Test("undo, redo and log after wear, rate, tag, delete and an import print the same on both; the catalogs end alike")
+    @Test("undo, redo and log after wear, rate, tag, delete, an import and an import --update print the same on both")
     func undoCommands() throws {
         let pair = try Self.pair()
         defer { pair.server.stop() }
+        // The sample data with every rating raised: an import --update
+        // that changes rows the undo then puts back.
+        let updated = pair.bowties.directory.appendingPathComponent("updated.plist")
+        let sample = try String(contentsOf: BowTiesRunner.sampleDataURL, encoding: .utf8)
+        try sample.replacing(/<key>rating<\/key>\s*<real>[0-9.]+<\/real>/, with: "<key>rating</key><real>5</real>")
+            .write(to: updated, atomically: true, encoding: .utf8)
         let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
         #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
         for form: [String] in [
@@ -101,11 +107,15 @@ struct PostgreSQLParityTests {
             ["undo"], ["undo"], ["list", "tag:silk"], ["log"], ["redo"], ["tags"], ["undo", "2"], ["show", "R"],
             ["undo"], ["undo"], ["undo"], ["undo"], ["log", "--json"], ["count"], ["redo"], ["count"],
             ["export", "--format", "jsonl"], ["history", "R"], ["undo", "99"], ["log"],
+            ["import", updated.path, "--update"], ["show", "R"], ["undo"], ["show", "R"], ["redo"], ["log"],
         ] {
             let (sqlite, postgresql) = try pair.run(form)
-            // `log` shows each action's time to the minute: each run's own.
+            // `log` shows each action's time to the minute: each run's own;
+            // `import` names the catalog it went into.
             func timeless(_ text: String) -> String {
                 text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+Z?/, with: "TIME")
+                    .replacingOccurrences(of: pair.bowties.storeURL.path, with: "CATALOG")
+                    .replacingOccurrences(of: pair.address, with: "CATALOG")
             }
             let which = form.joined(separator: " ")
             #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
