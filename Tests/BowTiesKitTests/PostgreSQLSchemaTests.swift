@@ -36,7 +36,19 @@ struct PostgreSQLSchemaTests {
         var entity = BowTieModel.entity
         entity.attributes.append(AttributeDescription("wornWith", .string, isOptional: false))
         let ahead = ObjectModel(entities: [entity] + BowTieModel.model.entities.dropFirst())
-        #expect(Set(ahead.postgreSQLSchema).subtracting(live) == ["column bowtie.wornWith text not null"])
+        #expect(
+            Set(ahead.postgreSQLSchema).subtracting(live)
+                == ["column bowtie.wornWith text not null", "column undo_bowtie.wornWith text"])
+    }
+
+    @Test("the undo history's tables, functions and triggers in v1 are the ones the declaration generates")
+    func frozenUndoStatementsAreTheGeneratedOnes() throws {
+        let generated = ObjectModel.postgreSQLUndoInfrastructureSQL + BowTieModel.model.postgreSQLUndoSQL
+        let frozen = try #require(PostgreSQLStore.migrations.first).statements.suffix(generated.count)
+        for (written, derived) in zip(frozen, generated) {
+            #expect(written == derived)
+        }
+        #expect(Array(frozen) == generated)
     }
 
     @Test("a value of every kind goes in and comes back as SQLite's would; ? outside quotes only")

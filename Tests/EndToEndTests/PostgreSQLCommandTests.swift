@@ -107,7 +107,7 @@ struct PostgreSQLAddressTests {
 /// (import, count and the query language) works.
 @Suite("PostgreSQL: what works, what is not yet available")
 struct PostgreSQLAvailabilityTests {
-    @Test("import and count work; undo, redo, log, check and config say not yet, exit 69")
+    @Test("import and count work on PostgreSQL")
     func availability() throws {
         let server = try PostgreSQLServer()
         defer { server.stop() }
@@ -125,18 +125,6 @@ struct PostgreSQLAvailabilityTests {
             let expected = try bowties.run(arguments: form)
             let result = try bowties.run(arguments: form, environment: environment)
             #expect(result.status == 0 && result.stdout == expected.stdout, "\(result)\n\(expected)")
-        }
-        for (form, what) in [
-            (["undo"], "undo"), (["redo"], "redo"), (["log"], "the undo history (log)"), (["check"], "check"),
-            (["config", "--photo-threshold", "5"], "the photo threshold (photos stay in the database there)"),
-            (["config"], "the undo limit"),
-        ] {
-            let result = try bowties.run(arguments: form, environment: environment)
-            #expect(result.status == 69, "\(result)")
-            #expect(
-                result.stderr == "bowties: error: \(what) is not yet available on a PostgreSQL catalog\n"
-                    + "hint: It works on an SQLite catalog (--store PATH).\n", "\(result)")
-            #expect(result.stdout.isEmpty, "\(result)")
         }
         let count = try bowties.run(arguments: ["count"], environment: environment)
         #expect(count.stdout == "7\n", "nothing changed: \(count)")

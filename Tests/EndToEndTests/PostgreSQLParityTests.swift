@@ -88,4 +88,146 @@ struct PostgreSQLParityTests {
             try pair.expectSame(form)
         }
     }
+
+    @Test("undo, redo and log after wear, rate, tag, delete, an import and an import --update print the same on both")
+    func undoCommands() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        // The sample data with every rating raised: an import --update
+        // that changes rows the undo then puts back.
+        let updated = pair.bowties.directory.appendingPathComponent("updated.plist")
+        let sample = try String(contentsOf: BowTiesRunner.sampleDataURL, encoding: .utf8)
+        try sample.replacing(/<key>rating<\/key>\s*<real>[0-9.]+<\/real>/, with: "<key>rating</key><real>5</real>")
+            .write(to: updated, atomically: true, encoding: .utf8)
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        for form: [String] in [
+            ["wear", "R", "--on", "2026-11-20", "--note", "a wedding"], ["rate", "R", "4"], ["tag", "R", "silk"],
+            ["tag", "R", "silk"], ["tag", "B", "Silk"], ["delete", "G", "--yes"], ["log"], ["undo"], ["show", "G"],
+            ["undo"], ["undo"], ["list", "tag:silk"], ["log"], ["redo"], ["tags"], ["undo", "2"], ["show", "R"],
+            ["undo"], ["undo"], ["undo"], ["undo"], ["log", "--json"], ["count"], ["redo"], ["count"],
+            ["export", "--format", "jsonl"], ["history", "R"], ["undo", "99"], ["log"],
+            ["import", updated.path, "--update"], ["show", "R"], ["undo"], ["show", "R"], ["redo"], ["log"],
+        ] {
+            let (sqlite, postgresql) = try pair.run(form)
+            // `log` shows each action's time to the minute: each run's own;
+            // `import` names the catalog it went into.
+            func timeless(_ text: String) -> String {
+                text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2}[ T][0-9:.]+Z?/, with: "TIME")
+                    .replacingOccurrences(of: pair.bowties.storeURL.path, with: "CATALOG")
+                    .replacingOccurrences(of: pair.address, with: "CATALOG")
+            }
+            let which = form.joined(separator: " ")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(timeless(sqlite.stdout) == timeless(postgresql.stdout), "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+        }
+    }
+
+    @Test("config: the undo limit as on SQLite; every photo in the database, no threshold (69 to set one); no password")
+    func config() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        var environment = pair.server.clientEnvironment
+        environment["BOWTIES_STORE"] = pair.address
+        func timeless(_ text: String) -> String { text.replacing(/[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]+/, with: "TIME") }
+        for form: [String] in [
+            ["wear", "R", "--on", "2026-11-20"], ["rate", "R", "4"], ["tag", "R", "silk"], ["config", "--undo-limit", "2"],
+            ["log"], ["undo"], ["undo"], ["undo"], ["config", "--undo-limit", "0"], ["wear", "B"], ["undo"], ["log"],
+        ] {
+            let (sqlite, postgresql) = try pair.run(form)
+            let which = form.joined(separator: " ")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+            if form.first != "config" {
+                #expect(timeless(sqlite.stdout) == timeless(postgresql.stdout), "\(which)\n\(sqlite)\n\(postgresql)")
+            }
+        }
+        let shown = try pair.bowties.run(arguments: ["config"], environment: environment)
+        #expect(
+            shown.stdout == """
+                Catalog: \(pair.address)
+                Bow ties: 7
+                Photo files: none (every photo is in the catalog)
+                Photo threshold: none (every photo is in the catalog)
+                Undo history: off
+
+                """, "\(shown)")
+        #expect(shown.status == 0 && shown.stderr.isEmpty, "\(shown)")
+        let limited = try pair.bowties.run(arguments: ["config", "--undo-limit", "3", "--json"], environment: environment)
+        let settings = try #require(
+            try JSONSerialization.jsonObject(with: Data(limited.stdout.utf8)) as? [String: Any], "\(limited)")
+        #expect(settings["store"] as? String == pair.address)
+        #expect(settings["photoFolder"] is NSNull && settings["photoThreshold"] is NSNull, "\(limited)")
+        #expect(settings["undoLimit"] as? Int == 3 && settings["bowTies"] as? Int == 7, "\(limited)")
+        let threshold = try pair.bowties.run(arguments: ["config", "--photo-threshold", "5"], environment: environment)
+        #expect(threshold.status == 69, "\(threshold)")
+        #expect(
+            threshold.stderr == """
+                bowties: error: the catalog at \(pair.address) keeps every photo in its database: it has no photo threshold
+                hint: Photos go to files only beside a catalog file (--store PATH).
+
+                """, "\(threshold)")
+        #expect(threshold.stdout.isEmpty, "\(threshold)")
+        // A password in the address is shown masked.
+        let owner = "://\(PostgreSQLServer.owner)"
+        var withSecret = environment
+        withSecret["BOWTIES_STORE"] = pair.address.replacingOccurrences(
+            of: owner + "@", with: owner + ":\(PostgreSQLServer.ownerPassword)@")
+        let masked = try pair.bowties.run(arguments: ["config"], environment: withSecret)
+        #expect(masked.status == 0, "\(masked)")
+        #expect(
+            masked.stdout.hasPrefix(
+                "Catalog: " + pair.address.replacingOccurrences(of: owner + "@", with: owner + ":***@") + "\n"),
+            "\(masked)")
+        #expect(!masked.stdout.contains(PostgreSQLServer.ownerPassword), "\(masked)")
+    }
+
+    @Test("check and check --repair: what SQLite's say of a sound catalog; a damaged photo re-hashed from the database")
+    func check() throws {
+        let pair = try Self.pair()
+        defer { pair.server.stop() }
+        let (sqlite, postgresql) = try pair.run(["import", BowTiesRunner.sampleDataURL.path])
+        #expect(sqlite.status == 0 && postgresql.status == 0, "\(sqlite)\n\(postgresql)")
+        for form: [String] in [["check"], ["check", "--repair"], ["check", "--json"]] {
+            let (sqlite, postgresql) = try pair.run(form)
+            let which = form.joined(separator: " ")
+            let fromFile = sqlite.stdout.replacingOccurrences(of: pair.bowties.storeURL.path, with: "CATALOG")
+            let fromServer = postgresql.stdout.replacingOccurrences(of: pair.address, with: "CATALOG")
+            #expect(sqlite.status == postgresql.status, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(fromFile == fromServer, "\(which)\n\(sqlite)\n\(postgresql)")
+            #expect(sqlite.stderr == postgresql.stderr, "\(which)\n\(sqlite)\n\(postgresql)")
+        }
+        // Scribble over a photo's bytes in the database.
+        let database = try #require(pair.address.split(separator: "/").last.map(String.init))
+        _ = try pair.server.sql(
+            """
+            UPDATE blob SET data = convert_to('scribbled over', 'UTF8') \
+            WHERE sha256 = (SELECT "photoData_sha256" FROM bowtie WHERE "searchKey" = 'B')
+            """, database: database)
+        var environment = pair.server.clientEnvironment
+        environment["BOWTIES_STORE"] = pair.address
+        let found = try pair.bowties.run(arguments: ["check"], environment: environment)
+        #expect(found.status == 65, "\(found)")
+        #expect(found.stdout.contains("is damaged: its bytes have SHA-256 "), "\(found)")
+        #expect(found.stdout.contains("record: B \"Midnight Blue Silk\" (id "), "\(found)")
+        #expect(
+            found.stderr == """
+                bowties: error: the catalog at \(pair.address) has 1 problem
+                hint: `bowties check --repair` can repair 1 of them; see `bowties check --help`.
+
+                """, "\(found)")
+        let repair = try pair.bowties.run(arguments: ["check", "--repair"], environment: environment)
+        #expect(repair.status == 0, "\(repair)")
+        #expect(repair.stdoutLines.contains("Repaired 1 problem."), "\(repair)")
+        #expect(repair.stdoutLines.contains("A new check finds no problems."), "\(repair)")
+        #expect(
+            try pair.bowties.run(arguments: ["show", "B"], environment: environment).stdoutLines.contains("Photo: none"))
+        let undo = try pair.bowties.run(arguments: ["undo"], environment: environment)
+        #expect(undo.status == 0 && undo.stdout.hasPrefix("Undid \"Repair the catalog\""), "\(undo)")
+        let again = try pair.bowties.run(arguments: ["check"], environment: environment)
+        #expect(again.status == 65 && again.stdout.contains("is damaged"), "\(again)")
+    }
 }

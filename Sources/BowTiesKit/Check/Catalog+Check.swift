@@ -37,7 +37,6 @@ extension Catalog {
     /// - Throws: ``CatalogError`` when the store cannot be read at all
     ///   (`.storeIO`, `.notAStore`) or stays busy (`.storeBusy`).
     public func check() throws -> CheckReport {
-        try requireSQLite("check")
         let snapshot = try read { db in try inspect(db) }
         let suspects = Set(snapshot.problems.compactMap { $0.file?.lastPathComponent })
         guard !suspects.isEmpty else { return snapshot }
@@ -71,7 +70,6 @@ extension Catalog {
     /// - Returns: What was found, what was repaired and a fresh check.
     /// - Throws: ``CatalogError``; on failure nothing in the catalog changed.
     public func repair(announce: (CheckReport) throws -> Void) throws -> RepairReport {
-        try requireSQLite("check --repair")
         var repaired: [StoreProblem] = []
         var action: Int64?
         let found = try write(action: "Repair the catalog") { db, changes in
@@ -217,7 +215,7 @@ extension Catalog {
                 db,
                 sql: """
                     SELECT count(*) FROM (SELECT 1 FROM "\(table.name)" \
-                    GROUP BY "\(table.ownerColumn)", "\(table.otherColumn)" HAVING count(*) > 1)
+                    GROUP BY "\(table.ownerColumn)", "\(table.otherColumn)" HAVING count(*) > 1) AS pairs
                     """) ?? 0
             if duplicates > 0 {
                 problems.append(

@@ -169,7 +169,12 @@ public final class Catalog: Sendable {
     /// Sets the threshold for photos saved from now on (existing photos stay
     /// where they are).
     public func setExternalStorageThreshold(_ bytes: Int) throws {
-        try requireSQLite("the photo threshold (photos stay in the database there)")
+        if photos.directory == nil {
+            throw CatalogError(
+                .storeUnavailable,
+                "the catalog at \(url.storeDescription) keeps every photo in its database: it has no photo threshold",
+                hint: "Photos go to files only beside a catalog file (--store PATH).")
+        }
         guard bytes >= 0 else {
             throw CatalogError(.invalidInput, "the external storage threshold must be 0 or more bytes")
         }

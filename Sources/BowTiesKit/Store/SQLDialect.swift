@@ -41,6 +41,11 @@ struct SQLDialect: Sendable {
     /// both compared as ``caseInsensitive`` compares (a parameter's case
     /// must be folded too where the backend folds by a function).
     var equalsIgnoringCase: @Sendable (_ expression: String) -> String = { "\($0) COLLATE NOCASE = ?" }
+    /// The statement that puts off checking foreign keys until the
+    /// transaction commits (undo puts rows back in any order): SQLite's
+    /// `defer_foreign_keys` pragma; `SET CONSTRAINTS ALL DEFERRED` on a
+    /// backend whose keys are declared `DEFERRABLE`.
+    var deferForeignKeys = "PRAGMA defer_foreign_keys = ON"
 
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
     /// store registers (``RegularExpressionFunction``), `group_concat`.

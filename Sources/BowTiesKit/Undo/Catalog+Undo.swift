@@ -49,7 +49,6 @@ public struct UndoReport: Sendable {
 extension Catalog {
     /// The most recent actions, newest first.
     public func undoHistory(limit: Int = 20) throws -> [UndoAction] {
-        try requireUndoHistory("the undo history (log)")
         return try read { db in
             guard try UndoHistory.exists(db) else { return [] }
             return try StoreRow.fetchAll(
@@ -64,14 +63,12 @@ extension Catalog {
 
     /// How many actions the history keeps (`config --undo-limit`).
     public func undoLimit() throws -> Int {
-        try requireUndoHistory("the undo limit")
-        return try read { db in try UndoHistory.limit(db) }
+        try read { db in try UndoHistory.limit(db) }
     }
 
     /// Sets how many actions the history keeps; older ones go now. With
     /// 0 the history is off: nothing can be undone.
     public func setUndoLimit(_ limit: Int) throws {
-        try requireUndoHistory("the undo limit")
         guard limit >= 0 else {
             throw CatalogError(.invalidInput, "the undo limit must be 0 or more (it is \(limit))")
         }
@@ -103,7 +100,6 @@ extension Catalog {
     ///   undo; `.conflict` when a record it changed has changed since,
     ///   naming the later action to undo first. Nothing is written then.
     public func undo(_ id: Int64? = nil) throws -> UndoReport {
-        try requireUndoHistory("undo")
         return try withLargeCache { try undoAction(id) }
     }
 
@@ -147,7 +143,6 @@ extension Catalog {
     ///   (or a change made since dropped it); `.conflict` when a record
     ///   has changed since the undo.
     public func redo() throws -> UndoReport {
-        try requireUndoHistory("redo")
         return try withLargeCache { try redoAction() }
     }
 
@@ -219,7 +214,7 @@ extension Catalog {
         }
         // Rows go back in any order within the transaction; foreign keys
         // are checked at its end.
-        try db.execute(sql: "PRAGMA defer_foreign_keys = ON")
+        try db.execute(sql: db.dialect.deferForeignKeys)
         let photosBefore = try UndoHistory.photosReferred(
             byChangesWhere: "\"action\" = \(action.id) AND \"phase\" = \(phase)", model: model, db)
         try db.execute(
@@ -369,14 +364,15 @@ extension Catalog {
             try UndoHistory.deleteRows(of: entry.table, from: entry.row, through: entry.lastRow ?? entry.row, db)
         case "delete":
             // A table whose key is an integer keeps its rowid in that
-            // column; the others get theirs back explicitly.
+            // column (SQLite's `pk INTEGER PRIMARY KEY`; PostgreSQL's `pk`
+            // is generated from `rowid` and takes no value): the row gets
+            // its number back, and the key with it. (The cast types the
+            // value where PostgreSQL would take it for text.)
             let keyIsRowid = rowidIsColumn(entry.table)
-            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            let list = columns.filter { !keyIsRowid || $0 != "pk" }.map { "\"\($0)\"" }.joined(separator: ", ")
             try db.cachedStatement(
-                sql: keyIsRowid
-                    ? "INSERT INTO \(table) (\(list)) SELECT \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
-                    : "INSERT INTO \(table) (\(db.dialect.rowNumber), \(list)) SELECT ?, \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
-            ).execute(arguments: keyIsRowid ? [entry.seq] : [entry.row, entry.seq])
+                sql: "INSERT INTO \(table) (\(db.dialect.rowNumber), \(list)) SELECT CAST(? AS BIGINT), \(list) FROM \(shadow) WHERE seq = ? AND side = 0"
+            ).execute(arguments: [entry.row, entry.seq])
         case "update":
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
             let images = try StoreRow.fetchAll(

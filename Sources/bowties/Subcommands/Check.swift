@@ -76,7 +76,7 @@ extension BowTies {
                 let fixable = remaining.repairable.count
                 throw CatalogError(
                     .storeDamaged,
-                    "the catalog at \(catalog.url.path) has \(count) problem\(count == 1 ? "" : "s")",
+                    "the catalog at \(catalog.url.storeDescription) has \(count) problem\(count == 1 ? "" : "s")",
                     hint: fixable == 0
                         ? "`bowties check --repair` cannot repair \(count == 1 ? "it" : "them"); see each problem above."
                         : repair
@@ -87,7 +87,7 @@ extension BowTies {
 
         /// `Checked PATH: 7 bow ties, 7 photos, 2 entries in the photo folder.`
         private static func headline(_ report: CheckReport) -> String {
-            "Checked \(report.store.path): \(Output.count(report.bowTieCount, "bow tie")), "
+            "Checked \(report.store.storeDescription): \(Output.count(report.bowTieCount, "bow tie")), "
                 + "\(Output.count(report.photoCount, "photo")), "
                 + "\(Output.count(report.photoFolderEntries, "entry", plural: "entries")) in the photo folder."
         }
@@ -188,7 +188,7 @@ private struct CheckJSON: Encodable {
     }
 
     init(_ report: CheckReport) {
-        store = report.store.path
+        store = report.store.storeDescription
         healthy = report.isHealthy
         bowTies = report.bowTieCount
         photos = report.photoCount
@@ -211,7 +211,7 @@ private struct RepairJSON: Encodable {
     var after: CheckJSON
 
     init(_ report: RepairReport) {
-        store = report.after.store.path
+        store = report.after.store.storeDescription
         healthy = report.after.isHealthy
         found = CheckJSON(report.found)
         repaired = report.repaired.map(ProblemJSON.init)

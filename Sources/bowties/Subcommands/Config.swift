@@ -11,7 +11,8 @@ extension BowTies {
             discussion: """
                 --photo-threshold sets the size above which photos saved from now on are kept \
                 in files beside the catalog instead of inside it (default 102400, 100 KiB). \
-                Photos already stored stay where they are.
+                Photos already stored stay where they are. A catalog on PostgreSQL keeps every \
+                photo in its database: it has no threshold.
 
                 --undo-limit sets how many actions the undo history keeps (default 100); older \
                 ones are forgotten, and the photos only they needed are removed. 0 turns the \
@@ -47,20 +48,25 @@ extension BowTies {
         }
 
         private func show(_ catalog: Catalog) throws {
-            let threshold = try catalog.externalStorageThreshold()
+            // A catalog with no photo folder (PostgreSQL) keeps every photo
+            // inside: it has no threshold to show.
+            let threshold = catalog.externalPhotoDirectory == nil ? nil : try catalog.externalStorageThreshold()
+            // An address is shown with its password masked.
+            let store = catalog.url.storeDescription
             let count = try catalog.count()
             let undoLimit = try catalog.undoLimit()
             if options.json {
                 try Output.json(
                     SettingsJSON(
-                        store: catalog.url.path, photoFolder: catalog.externalPhotoDirectory?.path,
+                        store: store, photoFolder: catalog.externalPhotoDirectory?.path,
                         photoThreshold: threshold, undoLimit: undoLimit, bowTies: count))
                 return
             }
-            Output.line("Catalog: \(catalog.url.path)")
+            Output.line("Catalog: \(store)")
             Output.line("Bow ties: \(count)")
             Output.line("Photo files: \(catalog.externalPhotoDirectory?.path ?? "none (every photo is in the catalog)")")
-            Output.line("Photo threshold: \(Output.grouped(threshold)) bytes")
+            Output.line(
+                "Photo threshold: " + (threshold.map { "\(Output.grouped($0)) bytes" } ?? "none (every photo is in the catalog)"))
             Output.line(
                 undoLimit == 0 ? "Undo history: off" : "Undo history: the last \(Output.count(undoLimit, "action"))")
         }
@@ -71,7 +77,7 @@ private struct SettingsJSON: Encodable {
     var store: String
     /// null for a store that keeps every photo in its rows.
     @ExplicitNull var photoFolder: String?
-    var photoThreshold: Int
+    @ExplicitNull var photoThreshold: Int?
     var undoLimit: Int
     var bowTies: Int
 }

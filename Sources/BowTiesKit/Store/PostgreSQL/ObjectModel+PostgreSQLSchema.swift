@@ -124,6 +124,7 @@ extension ObjectModel {
             lines.append("key \(table) (\(joinTable.ownerColumn), \(joinTable.otherColumn))")
             lines.append("index \(table)_\(joinTable.otherColumn)")
         }
+        lines += postgreSQLUndoSchema
         return lines.sorted()
     }
 }

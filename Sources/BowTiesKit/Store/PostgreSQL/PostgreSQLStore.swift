@@ -128,13 +128,14 @@ final class PostgreSQLStore: CatalogStore {
         }
     }
 
-    /// No undo history on PostgreSQL yet: commands that would record one
-    /// write without it, and `undo`, `redo` and `log` say they are not
-    /// available (``Catalog/requireUndoHistory()``).
+    /// Records the action in the undo history the v1 migration made
+    /// (``PostgreSQLUndoRecorder``).
     func beginUndoRecording(title: String, insertsAsRanges: Bool, _ session: any StoreSession) throws
         -> (any UndoRecording)?
     {
-        nil
+        guard try UndoHistory.exists(session) else { return nil }
+        return try PostgreSQLUndoRecorder.begin(
+            title: title, insertsAsRanges: insertsAsRanges, model: model, session)
     }
 
     func interrupt() {

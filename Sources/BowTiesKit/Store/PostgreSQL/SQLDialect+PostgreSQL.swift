@@ -22,5 +22,6 @@ extension SQLDialect {
         joined: { value, separator, rows, order in
             "(SELECT string_agg((\(value))::text, \(separator)\(order.map { " ORDER BY \($0)" } ?? "")) \(rows))"
         },
-        equalsIgnoringCase: { "lower((\($0)) COLLATE \"C\") = lower((?) COLLATE \"C\")" })
+        equalsIgnoringCase: { "lower((\($0)) COLLATE \"C\") = lower((?) COLLATE \"C\")" },
+        deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED")
 }

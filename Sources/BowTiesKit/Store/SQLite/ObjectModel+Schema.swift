@@ -295,7 +295,7 @@ extension ObjectModel {
     /// is `key` (an SQL expression), from its baselines and relationship.
     private static func recompute(
         _ entity: EntityDescription, _ link: LinkColumn, _ destination: EntityDescription,
-        _ attributes: [AttributeDescription], key: String
+        _ attributes: [AttributeDescription], key: String, subqueryAlias: String = ""
     ) -> String {
         let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
         let assignments = attributes.map { attribute -> String in
@@ -303,7 +303,8 @@ extension ObjectModel {
             case .latest(_, let name)?:
                 // max() of one column skips NULLs: no baseline, no wears.
                 return "\"\(attribute.columnName)\" = (SELECT max(value) FROM "
-                    + "(SELECT \"\(attribute.baselineColumnName)\" AS value UNION ALL SELECT \"\(name)\" \(source)))"
+                    + "(SELECT \"\(attribute.baselineColumnName)\" AS value UNION ALL SELECT \"\(name)\" \(source))"
+                    + "\(subqueryAlias))"
             default:
                 return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
             }
@@ -353,12 +354,15 @@ extension ObjectModel {
     }
 
     /// The statements that make every object's derived attributes agree
-    /// with its baselines and relationships again (`check --repair`).
+    /// with its baselines and relationships again (`check --repair`), in
+    /// SQL both backends speak (PostgreSQL wants a subquery in `FROM`
+    /// named; the triggers' text, frozen in SQLite's migrations, does not
+    /// name it).
     var recomputeDerivedSQL: [String] {
         derivations.map { entity, _, link, destination, attributes in
             Self.recompute(
                 entity, link, destination, attributes,
-                key: "\"\(entity.tableName)\".\"\(entity.primaryKeyColumn)\"")
+                key: "\"\(entity.tableName)\".\"\(entity.primaryKeyColumn)\"", subqueryAlias: " AS \"values\"")
         }
     }
 
@@ -376,7 +380,7 @@ extension ObjectModel {
                 case .latest(_, let name)?:
                     expected =
                         "(SELECT max(value) FROM (SELECT \(table).\"\(attribute.baselineColumnName)\" AS value "
-                        + "UNION ALL SELECT \"\(name)\" \(source)))"
+                        + "UNION ALL SELECT \"\(name)\" \(source)) AS \"values\")"
                 default:
                     expected = "\(table).\"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
                 }
@@ -387,7 +391,7 @@ extension ObjectModel {
                 return (
                     entity, attribute.name,
                     "SELECT \(key), \(column), \(expected) AS expected, \(label.joined(separator: ", ")) FROM \(table) "
-                        + "WHERE \(column) IS NOT \(expected)"
+                        + "WHERE \(column) IS DISTINCT FROM \(expected)"
                 )
             }
         }
