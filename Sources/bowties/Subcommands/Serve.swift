@@ -44,11 +44,14 @@ extension BowTies {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "The catalog file to use.",
+                "The catalog file (or postgresql:// address) to use.",
                 discussion:
                     "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).",
                 valueName: "path"))
         var store: String?
+
+        /// Every command takes `--color`; the server's one line has none.
+        @OptionGroup var colorOption: ColorOption
 
         func validate() throws {
             if let port, !(0...65_535).contains(port) {
@@ -61,7 +64,16 @@ extension BowTies {
         }
 
         func run() throws {
-            var arguments = ["--store", StoreLocation.resolve(explicit: store).path]
+            var arguments: [String] = []
+            let location = StoreLocation.resolve(explicit: store)
+            if location.isFileURL {
+                arguments += ["--store", location.path]
+            } else {
+                // An address may hold a password: never in the arguments,
+                // which `ps` shows to every user. The helper reads it as
+                // every command does, from $BOWTIES_STORE.
+                setenv("BOWTIES_STORE", location.absoluteString, 1)
+            }
             if let host { arguments += ["--host", host] }
             if let port { arguments += ["--port", String(port)] }
             if readOnly { arguments.append("--read-only") }
