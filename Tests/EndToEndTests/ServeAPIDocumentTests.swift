@@ -31,7 +31,7 @@ struct ServeAPIDocumentTests {
     @Test("docs/openapi.yaml names exactly the router's routes")
     func documentMatchesRouter() throws {
         let helper = try BowTiesRunner.executableURL().deletingLastPathComponent().appendingPathComponent("bowties-serve")
-        let output = try ServedCatalog.curlLike(helper.path, ["--list-routes"])
+        let output = try ServedCatalog.standardOutput(of: helper.path, ["--list-routes"])
         let served = Set(
             output.split(separator: "\n").map { line in
                 // `:key` in the router is `{key}` in OpenAPI.

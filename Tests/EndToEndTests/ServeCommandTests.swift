@@ -270,7 +270,7 @@ struct ServeCommandTests {
     @Test("the everyday bowties binary links no SwiftNIO or Hummingbird")
     func noServerInBowties() throws {
         let binary = try BowTiesRunner.executableURL()
-        let output = try ServedCatalog.curlLike("/usr/bin/nm", [binary.path])
+        let output = try ServedCatalog.standardOutput(of: "/usr/bin/nm", [binary.path])
         #expect(output.count > 1000, "nm printed nothing")
         #expect(!output.contains("7NIOCore") && !output.contains("11Hummingbird"), "bowties contains SwiftNIO symbols")
     }
@@ -278,7 +278,7 @@ struct ServeCommandTests {
 
 extension ServedCatalog {
     /// Runs a program and returns its standard output.
-    static func curlLike(_ program: String, _ arguments: [String]) throws -> String {
+    static func standardOutput(of program: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
