@@ -46,9 +46,9 @@ struct CommonOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The catalog file to use.",
+            "The catalog file to use, or a PostgreSQL database's address (postgresql://USER@HOST:PORT/DB).",
             discussion:
-                "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).",
+                "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite). An address takes what it leaves out from libpq's PGHOST, PGPORT, PGUSER, PGDATABASE, PGPASSWORD and ~/.pgpass; put a password there, not in the address, which other users can see in the process list.",
             valueName: "path"))
     var store: String?
 

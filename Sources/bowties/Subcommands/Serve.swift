@@ -44,7 +44,7 @@ extension BowTies {
         @Option(
             name: .long,
             help: ArgumentHelp(
-                "The catalog file (or postgresql:// address) to use.",
+                "The catalog file to use, or a PostgreSQL database's address (postgresql://USER@HOST:PORT/DB).",
                 discussion:
                     "Default: $BOWTIES_STORE, else $XDG_DATA_HOME/bowties/catalog.sqlite (~/.local/share/bowties/catalog.sqlite).",
                 valueName: "path"))
