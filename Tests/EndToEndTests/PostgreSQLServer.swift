@@ -29,6 +29,14 @@ import Testing
 /// (`scram-sha-256`), connections over the socket are trusted (the
 /// helper's own administration). Clients find the password in
 /// `PGPASSWORD` (``clientEnvironment``), never in an argument.
+///
+/// `PostgreSQLServer(tls: true)` also speaks TLS (`ssl=on`): `openssl`
+/// makes a throwaway CA and a server certificate for `localhost` (no IP
+/// address in it) in the temporary folder, the key mode 0600 and owned by
+/// the server's user, as `postgres` demands; over TCP it accepts TLS
+/// connections only (`hostssl` in `pg_hba.conf`). Clients that verify
+/// (`sslmode=verify-full`) trust ``certificateAuthority`` and name the
+/// host `localhost` (``address(database:user:host:)``).
 final class PostgreSQLServer: @unchecked Sendable {
     static let owner = "bowties"
     static let ownerPassword = "owner-secret-\(UInt32.random(in: 100_000...999_999))"
@@ -37,17 +45,27 @@ final class PostgreSQLServer: @unchecked Sendable {
     let directory: URL
     let port: Int
     let binDirectory: URL
+    /// Whether the server speaks TLS (``init(tls:)``).
+    let tls: Bool
     private var process: Process?
     private var databases = 0
 
-    /// Makes the cluster and starts the server (about 2 s).
-    init() throws {
+    /// The throwaway CA's certificate (PEM), which signed the server's:
+    /// what `sslrootcert=` or `PGSSLROOTCERT` names to verify it. Only
+    /// with `tls`.
+    var certificateAuthority: URL { directory.appendingPathComponent("ca.crt") }
+
+    /// Makes the cluster and starts the server (about 2 s); with `tls`,
+    /// a CA and a certificate for `localhost` first, and `ssl=on`.
+    init(tls: Bool = false) throws {
         binDirectory = try Self.findBinDirectory()
+        self.tls = tls
         directory = URL(fileURLWithPath: "/tmp", isDirectory: true)
             .appendingPathComponent("bowties-pg-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
         do {
+            if tls { try makeCertificates() }
             try start()
         } catch {
             stop()
@@ -81,6 +99,16 @@ final class PostgreSQLServer: @unchecked Sendable {
             ])
         try #require(initdb.status == 0, "initdb: \(initdb.output)")
         try? FileManager.default.removeItem(at: passwordFile)
+        if tls {
+            // Over TCP, TLS only (`hostssl`): a client that connects at all
+            // spoke TLS, and one that will not (`sslmode=disable`) is refused.
+            let rules = dataDirectory.appendingPathComponent("pg_hba.conf")
+            let text = try String(contentsOf: rules, encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix("host ") ? "hostssl" + $0.dropFirst(4) : String($0) }
+                .joined(separator: "\n")
+            try Data(text.utf8).write(to: rules)
+        }
         let server = Process()
         server.executableURL = URL(fileURLWithPath: (Self.launcher.first ?? binDirectory.appendingPathComponent("postgres").path))
         server.arguments =
@@ -90,6 +118,11 @@ final class PostgreSQLServer: @unchecked Sendable {
                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
                 "-c", "max_connections=40", "-c", "shared_buffers=16MB", "-c", "logging_collector=off",
             ]
+            + (tls
+                ? [
+                    "-c", "ssl=on", "-c", "ssl_cert_file=\(directory.appendingPathComponent("server.crt").path)",
+                    "-c", "ssl_key_file=\(directory.appendingPathComponent("server.key").path)",
+                ] : [])
         let log = directory.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
@@ -109,6 +142,38 @@ final class PostgreSQLServer: @unchecked Sendable {
                 throw ServerError(message: "postgres did not start: \(text)")
             }
             usleep(50_000)
+        }
+    }
+
+    /// A CA (`ca.crt`, its key `ca.key`) and the server's certificate
+    /// (`server.crt`, for DNS name `localhost` only, signed by the CA) and
+    /// key (`server.key`, 0600, owned by the server's user), P-256, valid
+    /// two days.
+    private func makeCertificates() throws {
+        let openssl = "/usr/bin/openssl"
+        func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+        let extensions = directory.appendingPathComponent("server.ext")
+        try Data("subjectAltName=DNS:localhost\n".utf8).write(to: extensions)
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        for command in [
+            [openssl, "req", "-x509"] + curve + [
+                "-keyout", path("ca.key"), "-out", path("ca.crt"), "-days", "2", "-subj", "/CN=bowties test CA",
+                "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ],
+            [openssl, "req", "-new"] + curve + [
+                "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=localhost",
+            ],
+            [
+                openssl, "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.crt"), "-CAkey", path("ca.key"),
+                "-set_serial", "1", "-days", "2", "-out", path("server.crt"), "-extfile", extensions.path,
+            ],
+        ] {
+            let result = try Self.run(command)
+            try #require(result.status == 0, "openssl: \(result.output)")
+        }
+        chmod(path("server.key"), 0o600)
+        if getuid() == 0 {
+            for name in ["server.key", "server.crt"] { chown(path(name), 65534, 65534) }
         }
     }
 
@@ -147,9 +212,10 @@ final class PostgreSQLServer: @unchecked Sendable {
         return address(database: name)
     }
 
-    /// `postgresql://USER@127.0.0.1:PORT/DATABASE`.
-    func address(database: String, user: String = PostgreSQLServer.owner) -> String {
-        "postgresql://\(user)@127.0.0.1:\(port)/\(database)"
+    /// `postgresql://USER@HOST:PORT/DATABASE` (HOST 127.0.0.1 unless
+    /// given: `localhost` is the name the TLS certificate holds).
+    func address(database: String, user: String = PostgreSQLServer.owner, host: String = "127.0.0.1") -> String {
+        "postgresql://\(user)@\(host):\(port)/\(database)"
     }
 
     /// What a client needs besides the address: the owner's password in
@@ -158,6 +224,7 @@ final class PostgreSQLServer: @unchecked Sendable {
         [
             "PGPASSWORD": Self.ownerPassword, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent",
             "PGHOST": nil, "PGPORT": nil, "PGUSER": nil, "PGDATABASE": nil, "PGSSLMODE": nil,
+            "PGSSLROOTCERT": nil,
         ]
     }
 

@@ -21,8 +21,13 @@ public enum StoreAddress {
     /// What stands for a password in everything bowties prints.
     public static let mask = "***"
 
+    /// The parameters whose values are secrets: libpq's `password`, and
+    /// `sslpassword`, the pass phrase of the client's TLS key.
+    static let secretParameters = ["password", "sslpassword"]
+
     /// `address` with its password, if any, replaced by ``mask``: in the
-    /// user part (`ann:secret@`) and in a `password=` parameter.
+    /// user part (`ann:secret@`) and in a `password=` parameter; so is
+    /// `sslpassword=` (what unlocks the client's TLS key).
     public static func masked(_ address: String) -> String {
         var text = address
         if let schemeEnd = text.range(of: "://") {
@@ -40,7 +45,10 @@ public enum StoreAddress {
         if let query = text.firstIndex(of: "?") {
             let parameters = text[text.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false)
                 .map { parameter -> String in
-                    parameter.lowercased().hasPrefix("password=") ? "password=" + mask : String(parameter)
+                    for secret in secretParameters where parameter.lowercased().hasPrefix(secret + "=") {
+                        return secret + "=" + mask
+                    }
+                    return String(parameter)
                 }
             text = String(text[...query]) + parameters.joined(separator: "&")
         }

@@ -187,8 +187,8 @@ final class PostgreSQLConnection: @unchecked Sendable {
         var reason =
             PQerrorMessage(connection).map { String(cString: $0) }?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown reason"
-        if let password = password(in: address), !password.isEmpty {
-            reason = reason.replacingOccurrences(of: password, with: StoreAddress.mask)
+        for secret in secrets(in: address) where !secret.isEmpty {
+            reason = reason.replacingOccurrences(of: secret, with: StoreAddress.mask)
         }
         let lines = reason.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         var first = lines.first ?? reason
@@ -213,6 +213,20 @@ final class PostgreSQLConnection: @unchecked Sendable {
                 .permissionDenied, message,
                 hint: "Check the user name and password ($PGPASSWORD, ~/.pgpass), or ask the database's owner for access.")
         }
+        // TLS: the client refuses the server (its certificate cannot be
+        // verified, or names another host), or the server offers none.
+        // No password or role would help: the service is unavailable
+        // (69) until the address or the trusted CA is corrected.
+        if lower.contains("root certificate file") || lower.contains("certificate verify failed")
+            || lower.contains("does not match host name") || lower.contains("server does not support ssl")
+            || lower.contains("ssl error")
+        {
+            return CatalogError(
+                .storeUnavailable, message,
+                hint: "The server's identity could not be checked over TLS: give its CA's certificate "
+                    + "(sslrootcert= in the address, or $PGSSLROOTCERT) and the host name its certificate names; "
+                    + "sslmode=require encrypts without checking.")
+        }
         if lower.contains("database \"") && lower.contains("does not exist") {
             return CatalogError(
                 .storeUnavailable, message,
@@ -236,16 +250,20 @@ final class PostgreSQLConnection: @unchecked Sendable {
         return words.joined(separator: " ")
     }
 
-    /// The password `address` holds, as libpq reads it.
-    private static func password(in address: String) -> String? {
-        guard let options = PQconninfoParse(address, nil) else { return nil }
+    /// The secrets `address` holds (`password`, `sslpassword`), as libpq
+    /// reads them.
+    private static func secrets(in address: String) -> [String] {
+        guard let options = PQconninfoParse(address, nil) else { return [] }
         defer { PQconninfoFree(options) }
+        var secrets: [String] = []
         var option = options
         while let keyword = option.pointee.keyword {
-            if String(cString: keyword) == "password" { return option.pointee.val.map { String(cString: $0) } }
+            if StoreAddress.secretParameters.contains(String(cString: keyword)), let value = option.pointee.val {
+                secrets.append(String(cString: value))
+            }
             option += 1
         }
-        return nil
+        return secrets
     }
 }
 
