@@ -82,7 +82,9 @@ static inline void CLibXML2_silenceGenericErrors(void) {
 
 /// Where a push parser's cursor is, read in one call from a SAX callback:
 /// the input buffer's start and the cursor in it, the cursor's line and
-/// column, and the bytes consumed before the buffer's start.
+/// column, the bytes consumed before the buffer's start, and whether
+/// libxml2 converts the input to UTF-8 (then `consumed` counts converted
+/// bytes, not the input's).
 ///
 /// `xmlParserCtxt` is a large struct with a nested `xmlParserInput`;
 /// reading the five fields here keeps Swift from copying either.
@@ -92,16 +94,18 @@ typedef struct {
     int line;
     int column;
     unsigned long consumed;
+    int converted;
 } CLibXML2_Cursor;
 
 static inline CLibXML2_Cursor CLibXML2_cursor(xmlParserCtxtPtr context) {
-    CLibXML2_Cursor cursor = {NULL, NULL, 0, 0, 0};
+    CLibXML2_Cursor cursor = {NULL, NULL, 0, 0, 0, 0};
     if (context != NULL && context->input != NULL) {
         cursor.base = context->input->base;
         cursor.cur = context->input->cur;
         cursor.line = context->input->line;
         cursor.column = context->input->col;
         cursor.consumed = context->input->consumed;
+        cursor.converted = context->input->buf != NULL && context->input->buf->encoder != NULL;
     }
     return cursor;
 }

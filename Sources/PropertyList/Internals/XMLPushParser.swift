@@ -505,14 +505,67 @@ final class XMLPushParser: TagPositions {
             lineStart -= 1
         }
         var startColumn = 1
-        if lineStart > base || Int(cursor.consumed) == 0 {
-            var byte = lineStart
-            while byte < start {
-                if byte[0] & 0xC0 != 0x80 { startColumn += 1 }
-                byte += 1
+        if lineStart == base && cursor.consumed > 0 {
+            // libxml2 has let go of the line's start (it keeps only 80
+            // bytes before its cursor when it shrinks its buffer, and how
+            // often it shrinks depends on the chunks it is pushed): count
+            // the characters before its buffer in the input itself.
+            // Converted input (UTF-16, Latin-1) has no such count: its
+            // offsets are libxml2's UTF-8, so the column stays 1 there.
+            guard cursor.converted == 0, let before = charactersSinceLineBreak(before: Int(cursor.consumed)) else {
+                return SourceLocation(fileName: fileName, line: line - newlines, column: 1)
             }
+            startColumn += before
+        }
+        var counted = lineStart
+        while counted < start {
+            if counted[0] & 0xC0 != 0x80 { startColumn += 1 }
+            counted += 1
         }
         return SourceLocation(fileName: fileName, line: line - newlines, column: startColumn)
+    }
+
+    /// How far the input has been counted for
+    /// ``charactersSinceLineBreak(before:)``, and the characters since the
+    /// last line break before that offset.
+    private var lineScan = (offset: 0, characters: 0)
+
+    /// The characters between the last line break before `offset` (a
+    /// byte offset into the input, never smaller than the last one asked
+    /// for) and `offset`, counted in the input itself: the data, or the
+    /// file read again through its descriptor. Each byte is counted once
+    /// per parse, however often a tag's line start is asked for. `nil`
+    /// when the input cannot be read again.
+    private func charactersSinceLineBreak(before offset: Int) -> Int? {
+        guard offset >= lineScan.offset else { return nil }
+        func scan(_ bytes: UnsafeRawBufferPointer) {
+            var characters = lineScan.characters
+            for byte in bytes {
+                if byte == 0x0A {
+                    characters = 0
+                } else if byte & 0xC0 != 0x80 {
+                    characters += 1
+                }
+            }
+            lineScan = (lineScan.offset + bytes.count, characters)
+        }
+        if let data {
+            guard offset <= data.count else { return nil }
+            data.withUnsafeBytes { scan(UnsafeRawBufferPointer(rebasing: $0[lineScan.offset..<offset])) }
+        } else if let file {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+            defer { buffer.deallocate() }
+            while lineScan.offset < offset {
+                let wanted = min(buffer.count, offset - lineScan.offset)
+                let read = pread(file.descriptor, buffer.baseAddress, wanted, off_t(lineScan.offset))
+                if read < 0 && errno == EINTR { continue }
+                guard read > 0 else { return nil }
+                scan(UnsafeRawBufferPointer(rebasing: buffer[..<read]))
+            }
+        } else {
+            return nil
+        }
+        return lineScan.characters
     }
 
     private static func qualifiedName(_ localName: UnsafePointer<UInt8>, prefix: UnsafePointer<UInt8>?) -> String {
