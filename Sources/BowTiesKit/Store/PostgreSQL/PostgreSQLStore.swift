@@ -250,8 +250,45 @@ final class PostgreSQLStore: CatalogStore {
 
     func integrityCheck(_ session: any StoreSession) throws -> [String] { ["ok"] }
 
-    /// The server enforces every foreign key: none can lead nowhere.
-    func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] { [] }
+    /// Rows whose foreign key leads nowhere. The server enforces every
+    /// key, but not for a session that turned its triggers off
+    /// (`session_replication_role = replica`, as a restore may) or a table
+    /// whose triggers were disabled: each of the schema's foreign keys is
+    /// looked for, as SQLite's `PRAGMA foreign_key_check` does, in the
+    /// server's catalog rather than the declaration, so that a key the
+    /// declaration does not know is checked too.
+    func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] {
+        let keys = try session.fetchAll(
+            sql: """
+                SELECT child.relname, parent.relname, own.attname, theirs.attname, \
+                EXISTS (SELECT 1 FROM pg_attribute AS r WHERE r.attrelid = k.conrelid AND r.attname = 'rowid' \
+                AND NOT r.attisdropped) FROM pg_constraint AS k \
+                JOIN pg_class AS child ON child.oid = k.conrelid JOIN pg_class AS parent ON parent.oid = k.confrelid \
+                JOIN pg_namespace AS n ON n.oid = child.relnamespace \
+                JOIN pg_attribute AS own ON own.attrelid = k.conrelid AND own.attnum = k.conkey[1] \
+                JOIN pg_attribute AS theirs ON theirs.attrelid = k.confrelid AND theirs.attnum = k.confkey[1] \
+                WHERE k.contype = 'f' AND n.nspname = current_schema() AND cardinality(k.conkey) = 1 \
+                ORDER BY 1, 3
+                """, arguments: [])
+        var violations: [ForeignKeyViolation] = []
+        for key in keys {
+            guard let table: String = key[0], let parent: String = key[1], let column: String = key[2],
+                let parentColumn: String = key[3]
+            else { continue }
+            let hasRowNumber: Bool = key[4] ?? false
+            func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+            let rows = try session.fetchAll(
+                sql: """
+                    SELECT \(hasRowNumber ? "c.\(quoted("rowid"))" : "NULL::bigint") FROM \(quoted(table)) AS c \
+                    WHERE c.\(quoted(column)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM \(quoted(parent)) AS p \
+                    WHERE p.\(quoted(parentColumn)) = c.\(quoted(column))) ORDER BY 1
+                    """, arguments: [])
+            for row in rows {
+                violations.append(ForeignKeyViolation(table: table, rowid: row[0], parent: parent))
+            }
+        }
+        return violations
+    }
 
     /// What the live schema has that the declaration does not make, and
     /// the reverse (``ObjectModel/postgreSQLSchema``, ``liveSchema(_:)``).
