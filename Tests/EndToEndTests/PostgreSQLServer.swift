@@ -191,13 +191,13 @@ final class PostgreSQLServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `sql` as the owner over the socket (psql, stopping at the
-    /// first error).
+    /// Runs `sql` as the owner (or `user`) over the socket (psql,
+    /// stopping at the first error).
     @discardableResult
-    func sql(_ sql: String, database: String = "postgres") throws -> String {
+    func sql(_ sql: String, database: String = "postgres", user: String = PostgreSQLServer.owner) throws -> String {
         let result = try Self.run([
             binDirectory.appendingPathComponent("psql").path, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-            "-h", directory.path, "-p", String(port), "-U", Self.owner, "-d", database, "-c", sql,
+            "-h", directory.path, "-p", String(port), "-U", user, "-d", database, "-c", sql,
         ])
         try #require(result.status == 0, "psql \(sql): \(result.output)")
         return result.output
