@@ -218,9 +218,13 @@ final class PostgreSQLStore: CatalogStore {
                     hint: "Ask the database's owner to GRANT the privilege to this role.")
             case "25006":
                 throw CatalogError(.storeIO, "the catalog at \(description) was opened read-only; this command cannot change it")
-            case "":
+            case let state where Self.isLostConnection(state):
+                // The server's reason when it gave one; else libpq's first
+                // line ("server closed the connection unexpectedly").
+                let reason = connection.lastFatalNotice ?? error.message.split(separator: "\n").first.map(String.init) ?? ""
                 throw CatalogError(
-                    .storeUnavailable, "lost the connection to the catalog at \(description): \(error.message)")
+                    .storeUnavailable, "lost the connection to the catalog at \(description): \(reason)",
+                    hint: "The server rolled back what the command had not committed; run it again once it answers.")
             default:
                 throw CatalogError(.storeIO, "catalog error at \(description): \(error.message)")
             }
