@@ -41,6 +41,9 @@ final class PostgreSQLStore: CatalogStore {
     private let stateOnOpen = Mutex<SchemaState>(.uncreated)
     /// ``mixedCaseIdentifiers`` of the model.
     let identifiers: [String: String]
+    /// The schema's history this store migrates by: ``migrations``, or
+    /// in tests a longer one (a version that does not exist yet).
+    let history: [Migration]
 
     /// How messages name the catalog: the address, password masked.
     var description: String { connection.description }
@@ -54,10 +57,17 @@ final class PostgreSQLStore: CatalogStore {
     ///   role other than the owner's where the schema needs making),
     ///   `.storeNotFound` (a command that reads, on a database that holds
     ///   no catalog yet), `.notAStore` (a newer bowties' schema).
-    init(url: URL, mode: Catalog.OpenMode, wait: WaitPolicy, model: ObjectModel) throws {
+    /// - Parameter history: The migrations to bring the schema to
+    ///   (``migrations``; a test gives a longer list to have an
+    ///   out-of-date database).
+    init(
+        url: URL, mode: Catalog.OpenMode, wait: WaitPolicy, model: ObjectModel,
+        history: [Migration] = PostgreSQLStore.migrations
+    ) throws {
         self.url = url
         self.model = model
         self.wait = wait
+        self.history = history
         isWritable = mode.writes
         identifiers = Self.mixedCaseIdentifiers(model)
         connection = try PostgreSQLConnection(address: url.absoluteString)
@@ -246,7 +256,7 @@ final class PostgreSQLStore: CatalogStore {
 
     // MARK: - The check's questions
 
-    var migrationIdentifiers: [String] { Self.migrations.map(\.identifier) }
+    var migrationIdentifiers: [String] { history.map(\.identifier) }
 
     func schemaState(_ session: any StoreSession) throws -> SchemaState {
         guard try session.tableExists(Self.bookkeepingTable) else { return .uncreated }
@@ -267,7 +277,7 @@ final class PostgreSQLStore: CatalogStore {
         }
         let applied = Set(try String.fetchAll(session, sql: "SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\""))
         var done: [String] = []
-        for migration in Self.migrations where !applied.contains(migration.identifier) {
+        for migration in history where !applied.contains(migration.identifier) {
             for statement in migration.statements { try session.execute(sql: statement) }
             try session.execute(
                 sql: "INSERT INTO \"\(Self.bookkeepingTable)\" (\"identifier\") VALUES (?)",
