@@ -61,3 +61,5 @@ CLIBRARYLOADER_FORWARD(pq, PGcancel *, PQgetCancel, (PGconn *conn), (conn))
 CLIBRARYLOADER_FORWARD_VOID(pq, PQfreeCancel, (PGcancel *cancel), (cancel))
 CLIBRARYLOADER_FORWARD(pq, int, PQcancel, (PGcancel *cancel, char *errbuf, int errbufsize), (cancel, errbuf, errbufsize))
 CLIBRARYLOADER_FORWARD(pq, int, PQlibVersion, (void), ())
+CLIBRARYLOADER_FORWARD(pq, PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc, void *arg),
+    (conn, proc, arg))

@@ -38,7 +38,7 @@ struct BowTies: ParsableCommand {
             History.self,
             Rate.self, Favorite.self, Tag.self, Untag.self, Tags.self, Photo.self, Delete.self, Export.self,
             Report.self, Serve.self,
-            Undo.self, Redo.self, Log.self, Config.self, Check.self,
+            Undo.self, Redo.self, Log.self, Config.self, Check.self, Migrate.self,
             Model.self, CoreData.self,
         ]
     )

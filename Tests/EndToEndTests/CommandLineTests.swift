@@ -21,6 +21,7 @@ struct CommandLineTests {
             ("report", "Write an HTML page about the catalog"),
             ("count", "Count the bow ties a query selects"),
             ("config", "Show where the catalog is and its settings"),
+            ("migrate", "Create or upgrade the catalog's tables"),
             ("model", "Show the object model"),
         ])
     func subcommandHelp(command: String, purpose: String) throws {

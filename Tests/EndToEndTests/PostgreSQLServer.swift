@@ -45,8 +45,10 @@ final class PostgreSQLServer: @unchecked Sendable {
     let directory: URL
     let port: Int
     let binDirectory: URL
-    /// Whether the server speaks TLS (``init(tls:)``).
+    /// Whether the server speaks TLS (``init(tls:listenAddresses:)``).
     let tls: Bool
+    /// Where it listens besides 127.0.0.1 (``init(tls:listenAddresses:)``).
+    let listenAddresses: [String]
     private var process: Process?
     private var databases = 0
 
@@ -57,9 +59,14 @@ final class PostgreSQLServer: @unchecked Sendable {
 
     /// Makes the cluster and starts the server (about 2 s); with `tls`,
     /// a CA and a certificate for `localhost` first, and `ssl=on`.
-    init(tls: Bool = false) throws {
+    ///
+    /// - Parameter listenAddresses: Addresses of this machine to listen
+    ///   on too (the host ends of ``NetworkNamespace``s' links), for
+    ///   clients in the subnets they are on (`samenet`, with the password).
+    init(tls: Bool = false, listenAddresses: [String] = []) throws {
         binDirectory = try Self.findBinDirectory()
         self.tls = tls
+        self.listenAddresses = listenAddresses
         directory = URL(fileURLWithPath: "/tmp", isDirectory: true)
             .appendingPathComponent("bowties-pg-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -99,6 +106,13 @@ final class PostgreSQLServer: @unchecked Sendable {
             ])
         try #require(initdb.status == 0, "initdb: \(initdb.output)")
         try? FileManager.default.removeItem(at: passwordFile)
+        if !listenAddresses.isEmpty {
+            let rules = dataDirectory.appendingPathComponent("pg_hba.conf")
+            let handle = try FileHandle(forWritingTo: rules)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("host all all samenet scram-sha-256\n".utf8))
+            try handle.close()
+        }
         if tls {
             // Over TCP, TLS only (`hostssl`): a client that connects at all
             // spoke TLS, and one that will not (`sslmode=disable`) is refused.
@@ -114,7 +128,8 @@ final class PostgreSQLServer: @unchecked Sendable {
         server.arguments =
             Array(Self.launcher.dropFirst()) + (Self.launcher.isEmpty ? [] : [binDirectory.appendingPathComponent("postgres").path])
             + [
-                "-D", dataDirectory.path, "-p", String(port), "-k", directory.path, "-c", "listen_addresses=127.0.0.1",
+                "-D", dataDirectory.path, "-p", String(port), "-k", directory.path,
+                "-c", "listen_addresses=" + (["127.0.0.1"] + listenAddresses).joined(separator: ","),
                 "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
                 "-c", "max_connections=40", "-c", "shared_buffers=16MB", "-c", "logging_collector=off",
             ]
@@ -191,13 +206,13 @@ final class PostgreSQLServer: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    /// Runs `sql` as the owner over the socket (psql, stopping at the
-    /// first error).
+    /// Runs `sql` as the owner (or `user`) over the socket (psql,
+    /// stopping at the first error).
     @discardableResult
-    func sql(_ sql: String, database: String = "postgres") throws -> String {
+    func sql(_ sql: String, database: String = "postgres", user: String = PostgreSQLServer.owner) throws -> String {
         let result = try Self.run([
             binDirectory.appendingPathComponent("psql").path, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-            "-h", directory.path, "-p", String(port), "-U", Self.owner, "-d", database, "-c", sql,
+            "-h", directory.path, "-p", String(port), "-U", user, "-d", database, "-c", sql,
         ])
         try #require(result.status == 0, "psql \(sql): \(result.output)")
         return result.output

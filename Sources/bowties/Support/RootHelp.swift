@@ -82,6 +82,8 @@ extension FastPath {
                                   them.
           check                   Check the catalog for damage, and repair what is safe
                                   to repair.
+          migrate                 Create or upgrade the catalog's tables for this
+                                  version of bowties (a database owner's step).
           model                   Show the object model: each entity, its attributes
                                   and its relationships.
           coredata                Read a Core Data store (an app's .sqlite file): its

@@ -23,6 +23,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
     /// Statement texts as the session translated them, by the text the
     /// layers above wrote (``PostgreSQLSession/translated(_:)``).
     var translations: [String: String] = [:]
+    /// What the server said outside any statement's result (libpq's
+    /// notice processor), kept here instead of printed on standard error.
+    private let notices = Notices()
 
     /// Connects to the database at `address`, as libpq reads it (the URL
     /// as given; what it leaves out from `PG*` variables and `~/.pgpass`).
@@ -44,6 +47,16 @@ final class PostgreSQLConnection: @unchecked Sendable {
         }
         handle = connection
         cancelHandle = PQgetCancel(connection)
+        // libpq's own processor prints what the server says between
+        // statements on standard error: "FATAL:  terminating connection due
+        // to administrator command" before the command's own error. Kept
+        // for that error instead (``lastFatalNotice``).
+        PQsetNoticeProcessor(
+            connection,
+            { context, message in
+                guard let context, let message else { return }
+                Unmanaged<Notices>.fromOpaque(context).takeUnretainedValue().received(String(cString: message))
+            }, Unmanaged.passUnretained(notices).toOpaque())
         // Every statement's text is UTF-8; the server's notices
         // ("…does not exist, skipping") are not the user's business.
         for setting in ["SET client_encoding = 'UTF8'", "SET client_min_messages = warning"] {
@@ -105,6 +118,25 @@ final class PostgreSQLConnection: @unchecked Sendable {
             }
         }
         return nil
+    }
+
+    /// The reason the server gave when it ended the connection
+    /// (`FATAL:  terminating connection due to administrator command`),
+    /// without its severity; nil when it gave none.
+    var lastFatalNotice: String? { notices.lastFatal }
+
+    /// What libpq's notice processor hands over, kept for the one
+    /// connection that owns it (and called on the thread running its
+    /// statement).
+    private final class Notices {
+        private(set) var lastFatal: String?
+
+        func received(_ text: String) {
+            let line = text.split(separator: "\n").first.map(String.init) ?? text
+            for severity in ["FATAL:  ", "PANIC:  "] where line.hasPrefix(severity) {
+                lastFatal = String(line.dropFirst(severity.count))
+            }
+        }
     }
 
     /// The connection's last error message, libpq's words.

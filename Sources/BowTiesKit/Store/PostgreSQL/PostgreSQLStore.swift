@@ -14,8 +14,9 @@ import Synchronization
 /// `--wait` becomes the lock's `lock_timeout`.
 ///
 /// The schema is made by this backend's own frozen migrations
-/// (``migrations``), in one transaction under the same lock, by the first
-/// command that writes.
+/// (``migrations``), by the database's owner only (`bowties migrate`, or
+/// its first command that writes; ``requireOwner(toMigrate:_:)``), inside
+/// that command's first write transaction, under the same lock.
 final class PostgreSQLStore: CatalogStore {
     let url: URL
     let model: ObjectModel
@@ -31,27 +32,47 @@ final class PostgreSQLStore: CatalogStore {
     var upgradedSchema: Catalog.SchemaVersions? { nil }
     var olderSchema: Catalog.SchemaVersions? { nil }
     private let interrupted = Atomic<Bool>(false)
+    /// Set when opening found the schema missing or out of date in a mode
+    /// that writes: the next write transaction migrates first.
+    private let migrationPending = Atomic<Bool>(false)
+    /// Where the schema stood when the store was opened, before any
+    /// migration (what `bowties migrate` reports from).
+    var schemaOnOpen: SchemaState { stateOnOpen.withLock { $0 } }
+    private let stateOnOpen = Mutex<SchemaState>(.uncreated)
     /// ``mixedCaseIdentifiers`` of the model.
     let identifiers: [String: String]
+    /// The schema's history this store migrates by: ``migrations``, or
+    /// in tests a longer one (a version that does not exist yet).
+    let history: [Migration]
 
     /// How messages name the catalog: the address, password masked.
     var description: String { connection.description }
 
-    /// Connects to the database at `url` and, when `mode` writes, creates
-    /// the schema if it has none.
+    /// Connects to the database at `url` and, when `mode` writes and the
+    /// schema is missing or out of date, has the first write transaction
+    /// create or upgrade it (the owner's role only).
     ///
     /// - Throws: ``CatalogError``: `.storeUnavailable` (no server, no
-    ///   database), `.permissionDenied` (authentication, privileges),
+    ///   database), `.permissionDenied` (authentication, privileges, a
+    ///   role other than the owner's where the schema needs making),
     ///   `.storeNotFound` (a command that reads, on a database that holds
     ///   no catalog yet), `.notAStore` (a newer bowties' schema).
-    init(url: URL, mode: Catalog.OpenMode, wait: WaitPolicy, model: ObjectModel) throws {
+    /// - Parameter history: The migrations to bring the schema to
+    ///   (``migrations``; a test gives a longer list to have an
+    ///   out-of-date database).
+    init(
+        url: URL, mode: Catalog.OpenMode, wait: WaitPolicy, model: ObjectModel,
+        history: [Migration] = PostgreSQLStore.migrations
+    ) throws {
         self.url = url
         self.model = model
         self.wait = wait
+        self.history = history
         isWritable = mode.writes
         identifiers = Self.mixedCaseIdentifiers(model)
         connection = try PostgreSQLConnection(address: url.absoluteString)
         let state = try mapErrors { try read { try self.schemaState($0) } }
+        stateOnOpen.withLock { $0 = state }
         switch state {
         case .current:
             break
@@ -66,11 +87,17 @@ final class PostgreSQLStore: CatalogStore {
                 if state == .uncreated {
                     throw CatalogError(
                         .storeNotFound, "no catalog in the database at \(connection.description)",
-                        hint: "Create one with `bowties import FILE --store ADDRESS` (as the database's owner).")
+                        hint: "The database's owner creates it: `bowties migrate --store ADDRESS`, or a first `bowties import`.")
                 }
                 break
             }
-            _ = try transaction(commit: true) { try self.migrateSchema($0) }
+            // Only the database's owner creates or upgrades the schema
+            // (``requireOwner(toMigrate:_:)``), asked before anything is
+            // written. The migration itself runs in the command's first
+            // write transaction, under its lock: a first import that fails
+            // or is interrupted leaves the database as empty as it was.
+            try mapErrors { try read { try self.requireOwner(toMigrate: state, $0) } }
+            migrationPending.store(true, ordering: .releasing)
         }
     }
 
@@ -96,7 +123,11 @@ final class PostgreSQLStore: CatalogStore {
     // MARK: - Transactions
 
     func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
-        try mapErrors {
+        // A command that reads before its first write (`add`, `config
+        // --undo-limit` showing what it set) would find no tables: the
+        // pending migration is committed first, on its own.
+        if migrationPending.load(ordering: .acquiring) { _ = try transaction(commit: true) { _ in () } }
+        return try mapErrors {
             try inTransaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", commit: false, lock: false, body)
         }
     }
@@ -118,9 +149,13 @@ final class PostgreSQLStore: CatalogStore {
                 }
                 _ = try connection.execute("SELECT pg_advisory_xact_lock(\(Self.writeLockKey))")
                 if wait.limit != nil { _ = try connection.execute("SET LOCAL lock_timeout = 0") }
+                // What is pending is decided again under the lock: of two
+                // commands creating the same catalog, the second finds it made.
+                if migrationPending.load(ordering: .acquiring) { try migrateSchema(session) }
             }
             let result = try body(session)
             _ = try connection.execute(commit ? "COMMIT" : "ROLLBACK")
+            if lock && commit { migrationPending.store(false, ordering: .releasing) }
             return result
         } catch {
             _ = try? connection.execute("ROLLBACK")
@@ -193,9 +228,13 @@ final class PostgreSQLStore: CatalogStore {
                     hint: "Ask the database's owner to GRANT the privilege to this role.")
             case "25006":
                 throw CatalogError(.storeIO, "the catalog at \(description) was opened read-only; this command cannot change it")
-            case "":
+            case let state where Self.isLostConnection(state):
+                // The server's reason when it gave one; else libpq's first
+                // line ("server closed the connection unexpectedly").
+                let reason = connection.lastFatalNotice ?? error.message.split(separator: "\n").first.map(String.init) ?? ""
                 throw CatalogError(
-                    .storeUnavailable, "lost the connection to the catalog at \(description): \(error.message)")
+                    .storeUnavailable, "lost the connection to the catalog at \(description): \(reason)",
+                    hint: "The server rolled back what the command had not committed; run it again once it answers.")
             default:
                 throw CatalogError(.storeIO, "catalog error at \(description): \(error.message)")
             }
@@ -217,7 +256,7 @@ final class PostgreSQLStore: CatalogStore {
 
     // MARK: - The check's questions
 
-    var migrationIdentifiers: [String] { Self.migrations.map(\.identifier) }
+    var migrationIdentifiers: [String] { history.map(\.identifier) }
 
     func schemaState(_ session: any StoreSession) throws -> SchemaState {
         guard try session.tableExists(Self.bookkeepingTable) else { return .uncreated }
@@ -238,7 +277,7 @@ final class PostgreSQLStore: CatalogStore {
         }
         let applied = Set(try String.fetchAll(session, sql: "SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\""))
         var done: [String] = []
-        for migration in Self.migrations where !applied.contains(migration.identifier) {
+        for migration in history where !applied.contains(migration.identifier) {
             for statement in migration.statements { try session.execute(sql: statement) }
             try session.execute(
                 sql: "INSERT INTO \"\(Self.bookkeepingTable)\" (\"identifier\") VALUES (?)",
