@@ -75,6 +75,9 @@ public struct EntityDescription: Sendable {
     /// The column a table uses to refer to one of this entity's objects
     /// when no relationship name fits (a join table): `bowTie_id`, `tag_pk`.
     var referenceColumn: String {
-        name.prefix(1).lowercased() + name.dropFirst() + "_" + primaryKeyColumn
+        // Strings throughout: `Substring.lowercased()` and `String +
+        // Substring` were first-time generic calls, 0.3 M instructions at
+        // every start (every catalog builds its codecs with these names).
+        String(name.prefix(1)).lowercased() + String(name.dropFirst()) + "_" + primaryKeyColumn
     }
 }

@@ -130,6 +130,13 @@ public final class Catalog: Sendable {
         isWritable = mode.writes
         if url.isStoreAddress {
             store = try PostgreSQLStore(url: url, mode: mode, wait: wait, model: model)
+        } else if mode == .readOnly,
+            let reader = try SQLiteReadStore.open(url: url, wait: wait, model: model, migrator: migrator)
+        {
+            // A current store, to read: SQLite's own connection, without
+            // GRDB's set-up (every other case, and its wording, is
+            // SQLiteStore's).
+            store = reader
         } else {
             store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
         }

@@ -21,8 +21,17 @@ final class RawRowCursor: RawRows {
 
     /// Prepares `sql` and binds `arguments` to its `?` in order.
     /// - Throws: `DatabaseError` when SQLite refuses it or an argument.
-    init(_ db: Database, sql: String, arguments: [DatabaseValue] = []) throws {
-        let (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: false)
+    convenience init(_ db: Database, sql: String, arguments: [DatabaseValue] = []) throws {
+        guard let connection = db.sqliteConnection else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database is closed")
+        }
+        try self.init(connection: connection, sql: sql, arguments: arguments)
+    }
+
+    /// Prepares `sql` on `connection` (GRDB's, or ``SQLiteReadStore``'s
+    /// own) and binds `arguments` to its `?` in order.
+    init(connection: OpaquePointer, sql: String, arguments: [DatabaseValue]) throws {
+        let statement = try RawStatement.prepare(sql, on: connection, persistent: false)
         for (offset, value) in arguments.enumerated() {
             let index = Int32(offset + 1)
             let code: Int32

@@ -18,6 +18,13 @@ enum RawStatement {
         guard let connection = db.sqliteConnection else {
             throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "the database is closed")
         }
+        return (connection, try prepare(sql, on: connection, persistent: persistent))
+    }
+
+    /// `sqlite3_prepare_v3` on `connection` itself (``SQLiteReadStore``'s,
+    /// which GRDB does not manage).
+    /// - Throws: `DatabaseError` when SQLite refuses `sql`.
+    static func prepare(_ sql: String, on connection: OpaquePointer, persistent: Bool) throws -> OpaquePointer {
         var prepared: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
         let code = sqlite3_prepare_v3(connection, sql, -1, flags, &prepared, nil)
@@ -25,7 +32,7 @@ enum RawStatement {
             sqlite3_finalize(prepared)
             throw error(code, connection, sql)
         }
-        return (connection, prepared)
+        return prepared
     }
 
     /// The `DatabaseError` for result `code`, with SQLite's message.

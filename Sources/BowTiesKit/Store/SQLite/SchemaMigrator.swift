@@ -92,7 +92,7 @@ struct SchemaMigrator: Sendable {
         state(applied: try appliedIdentifiers(db))
     }
 
-    private func state(applied: Set<String>) -> State {
+    func state(applied: Set<String>) -> State {
         let unknown = applied.subtracting(identifiers)
         if !unknown.isEmpty { return .newer(unknown: unknown.sorted()) }
         if applied.isEmpty { return .uncreated }

@@ -1,0 +1,292 @@
+import Foundation
+import GRDB
+internal import GRDBSQLite
+
+/// The SQLite store opened to read, on a connection of SQLite's own C API
+/// rather than GRDB's `DatabaseQueue`: what every ``Catalog/OpenMode/readOnly``
+/// open of a current store gets (``open(url:wait:model:migrator:)``).
+///
+/// The commands that read one tie (`show`, `history`, `count`, the
+/// completion of keys) run in a few milliseconds, and GRDB's set-up was a
+/// large part of them: its queue (a `DispatchQueue`, whose release at
+/// exit starts a libdispatch thread), its first statement, the dictionaries
+/// of collations and functions it registers, an authorizer called for
+/// every column SQLite resolves, and a first-time generic instantiation
+/// (a protocol lookup that scans every conformance record of the binary)
+/// for each of its types. `bench/README.md` ("Point commands, session 9")
+/// has the instructions each took.
+///
+/// It keeps every guarantee ``SQLiteStore`` gives a reader:
+/// - **reads never write**: the same connection ``SQLiteStore/StoreConnection/forReading(_:)``
+///   chooses (read-only with a `-wal` file, `immutable=1` where the user
+///   may not write), `PRAGMA query_only`, and no `SQLITE_OPEN_CREATE`;
+/// - **the catalog is checked**: the same questions ``SQLiteStore`` asks
+///   (the tables, and the migrations the bookkeeping table records). Only
+///   a store every migration of this version made, and none other, is
+///   opened here; any other answer (an empty file, someone else's
+///   database, an earlier or a newer release's schema, a file that is not
+///   a database) returns nil, and ``Catalog`` opens ``SQLiteStore``,
+///   which gives that case its one wording (or reads it through the read
+///   shims);
+/// - the store's lock file, the busy handler of ``BusyWait``, `interrupt`,
+///   the `regexp` function of queries, and GRDB's errors (`DatabaseError`,
+///   mapped by ``SQLiteStore/mapErrors(store:_:_:)``), so messages read as
+///   they did.
+///
+/// One connection, used by one thread at a time (a lock), as GRDB's
+/// queue serialized it.
+final class SQLiteReadStore: CatalogStore {
+    let url: URL
+    let model: ObjectModel
+    let migrator: SchemaMigrator
+    let photos: any PhotoStore
+    let busyWait: BusyWait
+    var dialect: SQLDialect { SQLiteStore.dialect }
+    var isWritable: Bool { false }
+    var upgradedSchema: Catalog.SchemaVersions? { nil }
+    var olderSchema: Catalog.SchemaVersions? { nil }
+    /// The shared lock that tells a failed command not to remove this
+    /// store while we read it (nil when there is no lock file).
+    private let lock: StoreLock?
+    /// Used under ``access`` only, but for `sqlite3_interrupt`, which
+    /// SQLite allows from any thread while another uses the connection.
+    private let connection: SQLiteReadConnection
+    private let access = NSLock()
+
+    private init(
+        url: URL, model: ObjectModel, migrator: SchemaMigrator, busyWait: BusyWait, lock: StoreLock?,
+        connection: SQLiteReadConnection
+    ) {
+        self.url = url
+        self.model = model
+        self.migrator = migrator
+        self.busyWait = busyWait
+        self.lock = lock
+        photos = PhotoFolder(storeURL: url)
+        self.connection = connection
+    }
+
+    /// Opens the store at `url` to read, when it exists and its schema is
+    /// this version's.
+    ///
+    /// - Returns: nil for every other case, which ``SQLiteStore`` opens
+    ///   and words (see the type's comment).
+    /// - Throws: ``CatalogError`` `.storeBusy` when the lock file stays
+    ///   held by a command removing the store.
+    static func open(url: URL, wait: WaitPolicy, model: ObjectModel, migrator: SchemaMigrator) throws
+        -> SQLiteReadStore?
+    {
+        var status = stat()
+        guard stat(url.path, &status) == 0, status.st_size > 0 else { return nil }
+        let lock = try StoreLock.shared(forStoreAt: url, timeout: wait.limit, create: false, createFolder: false)
+        SQLiteProcessSettings.apply()
+        let busyWait = BusyWait(policy: wait, storeURL: url)
+        let target = SQLiteStore.StoreConnection.forReading(url)
+        guard let connection = SQLiteReadConnection(target, busyWait: busyWait) else { return nil }
+        guard (try? isCurrent(connection, model: model, migrator: migrator)) == true else { return nil }
+        return SQLiteReadStore(
+            url: url, model: model, migrator: migrator, busyWait: busyWait, lock: lock, connection: connection)
+    }
+
+    /// The check ``SQLiteStore`` makes before a read: a table of migrations
+    /// that records every migration this version knows and no other, and
+    /// the table of bow ties.
+    private static func isCurrent(_ connection: SQLiteReadConnection, model: ObjectModel, migrator: SchemaMigrator)
+        throws -> Bool
+    {
+        let session = SQLiteReadSession(connection.pointer)
+        let tables = try session.fetchAll(sql: "SELECT name FROM sqlite_master WHERE type = 'table'", arguments: [])
+            .compactMap { $0[0] as String? }
+        guard tables.contains(SchemaMigrator.bookkeepingTable),
+            let bowTies = model.entities.first?.tableName, tables.contains(bowTies)
+        else { return false }
+        let applied = try session.fetchAll(sql: "SELECT identifier FROM \(SchemaMigrator.bookkeepingTable)", arguments: [])
+            .compactMap { $0[0] as String? }
+        return migrator.state(applied: Set(applied)) == .current
+    }
+
+    deinit {
+        // The connection closes before the lock goes (after this body):
+        // once it is released, a failed command may remove the files.
+        connection.close()
+    }
+
+    /// Runs `body` with the connection, one thread at a time.
+    private func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
+        access.lock()
+        defer { access.unlock() }
+        return try body(connection)
+    }
+
+    // MARK: - Reads
+
+    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
+        try mapErrors {
+            try withConnection { connection in
+                try connection.inReadTransaction { try body(SQLiteReadSession($0)) }
+            }
+        }
+    }
+
+    func transaction<T>(commit: Bool, _ body: (any StoreSession) throws -> T) throws -> T {
+        throw readOnlyError()
+    }
+
+    func beginUndoRecording(title: String, insertsAsRanges: Bool, _ session: any StoreSession) throws
+        -> (any UndoRecording)?
+    {
+        throw readOnlyError()
+    }
+
+    func interrupt() {
+        busyWait.cancel()
+        sqlite3_interrupt(connection.pointer)
+    }
+
+    var isInterrupted: Bool { busyWait.isCancelled }
+
+    func waitForWriters() throws {
+        try SQLiteStore.waitForWriters(url: url, busyWait)
+    }
+
+    func withCacheSize<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
+        try mapErrors {
+            try withConnection { try $0.execute("PRAGMA cache_size = -\(kibibytes)") }
+        }
+        defer { try? withConnection { try $0.execute("PRAGMA cache_size = -2000") } }
+        return try body()
+    }
+
+    func failureMessage(_ error: any Error) -> String? {
+        (error as? DatabaseError).map { $0.message ?? "\($0)" }
+    }
+
+    func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        try SQLiteStore.mapErrors(store: url, busyWait, body)
+    }
+
+    /// `VACUUM INTO`, outside a transaction (SQLite refuses it inside
+    /// one) and with `query_only` lifted for the statement: it writes the
+    /// copy, never this store.
+    func copyDatabase(to destination: URL) throws {
+        try mapErrors {
+            try withConnection { connection in
+                try connection.execute("PRAGMA query_only = 0")
+                defer { try? connection.execute("PRAGMA query_only = 1") }
+                try SQLiteReadSession(connection.pointer).execute(
+                    sql: "VACUUM INTO ?", arguments: [destination.path])
+            }
+        }
+    }
+
+    func changeVersion() throws -> Int64 {
+        try mapErrors {
+            try withConnection { connection in
+                let row = try SQLiteReadSession(connection.pointer).fetchOne(sql: "PRAGMA data_version")
+                let version: Int64? = row?[0]
+                return version ?? 0
+            }
+        }
+    }
+
+    // MARK: - The check's questions
+    //
+    // The check opens its catalog `.inspect`, in ``SQLiteStore``; these
+    // answer the same on this connection, and refuse what would write.
+
+    var migrationIdentifiers: [String] { migrator.identifiers }
+
+    func schemaState(_ session: any StoreSession) throws -> SchemaState {
+        let applied = try session.fetchAll(sql: "SELECT identifier FROM \(SchemaMigrator.bookkeepingTable)", arguments: [])
+        return migrator.state(applied: Set(applied.compactMap { $0[0] as String? }))
+    }
+
+    func migrateSchema(_ session: any StoreSession) throws -> [String] { throw readOnlyError() }
+
+    func integrityCheck(_ session: any StoreSession) throws -> [String] {
+        try session.fetchAll(sql: "PRAGMA integrity_check", arguments: []).compactMap { $0[0] as String? }
+    }
+
+    func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] {
+        try session.fetchAll(sql: "PRAGMA foreign_key_check", arguments: []).map { row in
+            ForeignKeyViolation(table: row[0] ?? "", rowid: row[1], parent: row[2] ?? "")
+        }
+    }
+
+    func schemaDifferences(_ session: any StoreSession) throws -> [String] {
+        throw CatalogError(
+            .storeIO, "the catalog at \(url.path) was opened to read; open it to inspect to compare its schema")
+    }
+
+    private func readOnlyError() -> CatalogError {
+        CatalogError(.storeIO, "the catalog at \(url.storeDescription) was opened read-only; this command cannot change it")
+    }
+}
+
+/// One SQLite connection of ``SQLiteReadStore``: opened with
+/// `sqlite3_open_v2`, closed with `sqlite3_close` after its statements.
+/// Not thread-safe: its store lends it to one thread at a time.
+final class SQLiteReadConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+    private var closed = false
+
+    /// Opens `target` without creating anything, with `busyWait` as its
+    /// busy handler, `PRAGMA query_only` and the `regexp` function.
+    ///
+    /// - Returns: nil when SQLite cannot open it (``SQLiteStore`` then
+    ///   words why).
+    init?(_ target: SQLiteStore.StoreConnection, busyWait: BusyWait) {
+        var pointer: OpaquePointer?
+        let flags =
+            (target.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
+        guard sqlite3_open_v2(target.path, &pointer, flags, nil) == SQLITE_OK, let pointer else {
+            sqlite3_close(pointer)
+            return nil
+        }
+        self.pointer = pointer
+        // The store that owns this connection holds `busyWait` for as long.
+        sqlite3_busy_handler(
+            pointer,
+            { context, tries in
+                guard let context else { return 0 }
+                let busyWait = Unmanaged<BusyWait>.fromOpaque(context).takeUnretainedValue()
+                return busyWait.shouldRetry(Int(tries)) ? 1 : 0
+            }, Unmanaged.passUnretained(busyWait).toOpaque())
+        RegularExpressionFunction.register(on: pointer)
+        guard (try? execute("PRAGMA query_only = 1")) != nil else {
+            close()
+            return nil
+        }
+    }
+
+    /// Runs `sql`, which returns no rows.
+    func execute(_ sql: String) throws {
+        try SQLiteReadSession(pointer).execute(sql: sql, arguments: [])
+    }
+
+    /// Runs `body` in a read transaction: one snapshot of the store.
+    func inReadTransaction<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED TRANSACTION")
+        let result: T
+        do {
+            result = try body(pointer)
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+        try execute("COMMIT")
+        return result
+    }
+
+    /// Closes the connection, once. `sqlite3_close_v2`: a statement still
+    /// held (a cursor not yet freed) keeps it open until it is finalized.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        sqlite3_close_v2(pointer)
+    }
+
+    deinit {
+        close()
+    }
+}
