@@ -31,6 +31,9 @@ final class PostgreSQLStore: CatalogStore {
     var upgradedSchema: Catalog.SchemaVersions? { nil }
     var olderSchema: Catalog.SchemaVersions? { nil }
     private let interrupted = Atomic<Bool>(false)
+    /// Whether the connection listens for the catalog's changes, and how
+    /// many it heard of (``changeVersion()``).
+    let changeListener = ChangeListener()
     /// ``mixedCaseIdentifiers`` of the model.
     let identifiers: [String: String]
 
