@@ -166,6 +166,19 @@ struct ServePostgreSQLTests {
         _ = events.wait(timeout: 10)
     }
 
+    @Test(
+        "on PostgreSQL, every order walked forward and back by keyset is `bowties list`'s order (NULL sorts last there)"
+    )
+    func keysetPagingOnPostgreSQL() throws {
+        let database = try PostgreSQLServer()
+        defer { database.stop() }
+        let workspace = try CatalogWorkspace()
+        let (_, environment) = try Self.sampleDatabase(database, workspace)
+        try ServePagingTests.importPagingTies(workspace, environment: environment)
+        let server = try ServedCatalog(workspace, environment: environment)
+        try ServePagingTests.walkEveryOrder(server, environment: environment)
+    }
+
     @Test("8 API clients and the CLI wearing one tie at once on PostgreSQL: every wear is counted")
     func concurrentWearsOnPostgreSQL() throws {
         let database = try PostgreSQLServer()
