@@ -6,6 +6,12 @@
 #   bash bench/serve.sh                       # .build/release binaries
 #   BIN=.build/debug bash bench/serve.sh      # another build folder
 #   DURATION=10s bash bench/serve.sh
+#   SOAK=600 bash bench/serve.sh              # then 10 minutes under load
+#
+# With SOAK=SECONDS, a last section keeps the server under load that long
+# (wrk on the page and on /api/ties, 8 API clients and the CLI wearing R
+# in a loop) and samples its resident memory every 10 s: memory is flat
+# when the last minute's mean is the first minute's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
@@ -54,3 +60,53 @@ echo "## Concurrent wears"
 echo
 echo "8 API clients × 25 wears + 25 CLI wears of R: timesWorn $before → $after ($((after - before)) counted of 225) in $(python3 -c "print(f'{$end - $start:.1f}')") s."
 echo "Server memory at the end: $(rss)."
+
+[ -n "${SOAK:-}" ] || exit 0
+# Memory over SOAK seconds under load.
+: >"$WORK/rss"
+end_at=$(( $(date +%s) + SOAK ))
+wrk -t1 -c4 -d"${SOAK}s" "$url/" >"$WORK/wrk-page" 2>&1 &
+wrk -t1 -c4 -d"${SOAK}s" "$url/api/ties?sort=name" >"$WORK/wrk-api" 2>&1 &
+before=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+: >"$WORK/wears"
+for client in $(seq 1 8); do
+    (while [ "$(date +%s)" -lt "$end_at" ]; do
+        curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$url/api/ties/R/wear" >/dev/null && echo api >>"$WORK/wears"
+        sleep 0.2
+    done) &
+done
+(while [ "$(date +%s)" -lt "$end_at" ]; do
+    "$BIN/bowties" wear R --store "$store" >/dev/null && echo cli >>"$WORK/wears"
+    sleep 0.2
+done) &
+elapsed=0
+while [ "$(date +%s)" -lt "$end_at" ]; do
+    echo "$elapsed $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/rss"
+    sleep 10
+    elapsed=$((elapsed + 10))
+done
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null || true
+after=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
+echo
+echo "## $((SOAK / 60)) minutes under load"
+echo
+echo "wrk -t1 -c4 on / and on /api/ties?sort=name, 8 API clients and the CLI wearing R (0.2 s apart each) for $SOAK s; the server's VmRSS every 10 s."
+echo
+echo "- GET /: $(grep -E 'Requests/sec|requests in' "$WORK/wrk-page" | tr -s ' ' | tr '\n' ' ')"
+echo "- GET /api/ties?sort=name: $(grep -E 'Requests/sec|requests in' "$WORK/wrk-api" | tr -s ' ' | tr '\n' ' ')"
+echo "- Wears: $(grep -c api "$WORK/wears") through the API and $(grep -c cli "$WORK/wears") by the CLI succeeded; R's timesWorn $before → $after ($((after - before)) counted)."
+echo
+python3 - "$WORK/rss" <<'EOF'
+import statistics, sys
+samples = [(int(t), int(kb), load) for t, kb, load in (line.split() for line in open(sys.argv[1]) if line.strip())]
+first = [kb for t, kb, _ in samples if t < 60]
+last = [kb for t, kb, _ in samples if t >= samples[-1][0] - 50]
+print("| seconds | VmRSS (kB) | load |")
+print("|---|---|---|")
+for t, kb, load in samples:
+    print(f"| {t} | {kb} | {load} |")
+print()
+print(f"First minute: mean {statistics.mean(first):,.0f} kB (min {min(first):,}, max {max(first):,}); "
+      f"last minute: mean {statistics.mean(last):,.0f} kB (min {min(last):,}, max {max(last):,}); "
+      f"change {100 * (statistics.mean(last) - statistics.mean(first)) / statistics.mean(first):+.1f} %.")
+EOF

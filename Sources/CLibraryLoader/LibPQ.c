@@ -41,6 +41,9 @@ CLIBRARYLOADER_FORWARD(pq, int, PQsendQueryParams,
         const int *paramLengths, const int *paramFormats, int resultFormat),
     (conn, command, nParams, paramTypes, paramValues, paramLengths, paramFormats, resultFormat))
 CLIBRARYLOADER_FORWARD(pq, int, PQsetSingleRowMode, (PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, int, PQsocket, (const PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, int, PQconsumeInput, (PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, PGnotify *, PQnotifies, (PGconn *conn), (conn))
 CLIBRARYLOADER_FORWARD(pq, PGresult *, PQgetResult, (PGconn *conn), (conn))
 CLIBRARYLOADER_FORWARD(pq, ExecStatusType, PQresultStatus, (const PGresult *res), (res))
 CLIBRARYLOADER_FORWARD(pq, char *, PQresultErrorMessage, (const PGresult *res), (res))

@@ -41,23 +41,40 @@ struct API: Sendable {
     struct TiePage: Encodable {
         var ties: [TieJSON]
         var total: Int
-        var offset: Int
+        /// How many ties precede the page: given for an `offset` page, the
+        /// first page and the last; null for a page after or before a
+        /// cursor (counting them would cost what keyset paging saves).
+        var offset: ExplicitNull<Int>
         var limit: Int
+        /// The cursor of the page's last tie when ties follow it (`after=`).
+        var next: ExplicitNull<String>
+        /// The cursor of the page's first tie when ties precede it (`before=`).
+        var previous: ExplicitNull<String>
         /// The rating scale, from the declaration (`maxValue`).
         var ratingMin: Double
         var ratingMax: Double
     }
 
+    /// A page of ties: by keyset (`after=CURSOR`, `before=CURSOR`,
+    /// `before=end` for the last page; the first page without either), so
+    /// that any page of a million ties costs what the first does; or by
+    /// `offset`, which makes the store step over every tie before it.
     func list(_ request: Request) async throws -> Response {
         let query = request.uri.queryParameters
         let terms = query["q"].map { String($0).split(whereSeparator: \.isWhitespace).map(String.init) } ?? []
         let sort = query["sort"].map(String.init)
-        let offset = try Self.number(query["offset"], name: "offset", default: 0, range: 0...Int.max)
+        let offset = try query["offset"].map { try Self.number($0, name: "offset", default: 0, range: 0...Int.max) }
         let limit = try Self.number(query["limit"], name: "limit", default: 50, range: 1...Self.maxLimit)
         if let sort, !Self.sorts.contains(sort) {
             throw APIError(
                 status: .badRequest, code: "usage",
                 message: "sort \"\(sort)\" is not one of \(Self.sorts.joined(separator: ", "))", exitStatus: 64)
+        }
+        let after = query["after"].map(String.init)
+        let before = query["before"].map(String.init)
+        if [after != nil, before != nil, offset != nil].filter({ $0 }).count > 1 {
+            throw APIError(
+                status: .badRequest, code: "usage", message: "give one of after, before and offset", exitStatus: 64)
         }
         let page = try await catalog.reading { catalog in
             var all = terms
@@ -65,14 +82,45 @@ struct API: Sendable {
                 all.append("sort:" + (sort == "key" ? "searchKey" : sort))
             }
             let parsed = try catalog.query(all)
-            let ties = try catalog.bowTies(matching: parsed, offset: offset, limit: limit)
+            let total = try catalog.count(matching: parsed)
             let now = Date()
-            return TiePage(
-                ties: ties.map { TieJSON($0, now: now) }, total: try catalog.count(matching: parsed),
-                offset: offset, limit: limit, ratingMin: BowTieModel.ratingScale.lowerBound,
-                ratingMax: BowTieModel.ratingScale.upperBound)
+            func answer(_ ties: [BowTie], offset: Int?, next: PageCursor?, previous: PageCursor?) -> TiePage {
+                TiePage(
+                    ties: ties.map { TieJSON($0, now: now) }, total: total, offset: ExplicitNull(offset), limit: limit,
+                    next: ExplicitNull(next?.text), previous: ExplicitNull(previous?.text),
+                    ratingMin: BowTieModel.ratingScale.lowerBound, ratingMax: BowTieModel.ratingScale.upperBound)
+            }
+            if let offset {
+                let ties = try catalog.bowTies(matching: parsed, offset: offset, limit: limit)
+                return answer(ties, offset: offset, next: nil, previous: nil)
+            }
+            let start: PageStart =
+                switch (after, before) {
+                case (let text?, _): .after(try Self.cursor(text, name: "after", fitting: parsed))
+                case (_, "end"?): .last
+                case (_, let text?): .before(try Self.cursor(text, name: "before", fitting: parsed))
+                default: .first
+                }
+            let page = try catalog.page(matching: parsed, from: start, limit: limit)
+            let known: Int? = page.isFirst ? 0 : page.isLast ? total - page.ties.count : nil
+            return answer(page.ties, offset: known, next: page.next, previous: page.previous)
         }
         return try Self.json(page)
+    }
+
+    /// The cursor `text` names, made for the order of `query`.
+    static func cursor(_ text: String, name: String, fitting query: Query) throws -> PageCursor {
+        guard let cursor = PageCursor(text: text) else {
+            throw APIError(
+                status: .badRequest, code: "usage",
+                message: "\(name) takes a cursor from a page's next or previous", exitStatus: 64)
+        }
+        guard cursor.fits(query) else {
+            throw APIError(
+                status: .badRequest, code: "usage",
+                message: "the \(name) cursor belongs to another order: start again from the first page", exitStatus: 64)
+        }
+        return cursor
     }
 
     /// The orders the list offers, as `bowties list --sort` names them.

@@ -6,18 +6,22 @@ import Synchronization
 /// Tells open pages that the catalog changed, whoever changed it: the
 /// command line, another browser, this server.
 ///
-/// One catalog opened read-only polls ``Catalog/changeVersion()`` every
-/// 200 ms (SQLite's `PRAGMA data_version`, outside any transaction: it
-/// never blocks a writer nor holds back a checkpoint). When the number
-/// moves, every subscriber (an `/api/events` stream) gets the new one.
+/// One catalog opened read-only waits for its next change
+/// (``Catalog/waitForChange(after:timeout:)``: SQLite's `PRAGMA
+/// data_version` read every 200 ms outside any transaction, which never
+/// blocks a writer nor holds back a checkpoint; on PostgreSQL, `LISTEN` on
+/// the watcher's own connection, woken by the store's triggers' `NOTIFY`).
+/// When the number moves, every subscriber (an `/api/events` stream) gets
+/// a new one. The feed does not know the backend.
 /// A service of the application: it stops with it, and ends every stream
 /// then, so that a graceful shutdown does not wait for open pages.
 final class ChangeFeed: Service, Sendable {
     let storeURL: URL
     private let subscribers = Mutex<[UUID: AsyncStream<Int64>.Continuation]>([:])
     private let latest = Mutex<Int64>(0)
-    /// How often the catalog is asked.
-    static let interval: Duration = .milliseconds(200)
+    /// How long one wait lasts before the feed looks whether the server
+    /// is stopping (and how soon it retries an unreadable store).
+    static let interval: Duration = .milliseconds(250)
 
     init(storeURL: URL) {
         self.storeURL = storeURL
@@ -45,21 +49,34 @@ final class ChangeFeed: Service, Sendable {
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
-            var watcher: Catalog?
-            var last: Int64?
+            var watcher: (catalog: Catalog, version: Int64)?
+            var lost = false
             while !Task.isCancelled {
                 do {
-                    let catalog = try watcher ?? Catalog(url: self.storeURL, mode: .readOnly)
-                    watcher = catalog
-                    let version = try await CatalogAccess.offLoop { try catalog.changeVersion() }
-                    if let known = last, known != version { self.publish() }
-                    last = version
+                    guard let current = watcher else {
+                        let catalog = try await CatalogAccess.offLoop {
+                            try Catalog(url: self.storeURL, mode: .readOnly)
+                        }
+                        watcher = (catalog, try await CatalogAccess.offLoop { try catalog.changeVersion() })
+                        // A change may have come and gone while the store
+                        // could not be read.
+                        if lost { self.publish() }
+                        lost = false
+                        continue
+                    }
+                    let (catalog, version) = current
+                    let now = try await CatalogAccess.offLoop {
+                        try catalog.waitForChange(after: version, timeout: Self.interval)
+                    }
+                    if now != version { self.publish() }
+                    watcher = (catalog, now)
                 } catch {
                     // The store is gone or unreadable for now: try again
-                    // (a new catalog) at the next tick.
+                    // with a new catalog after a pause.
                     watcher = nil
+                    lost = true
+                    try? await Task.sleep(for: Self.interval)
                 }
-                try? await Task.sleep(for: Self.interval)
             }
         }
         finishAll()

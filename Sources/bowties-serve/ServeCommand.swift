@@ -58,7 +58,10 @@ struct ServeCommand: AsyncParsableCommand {
                 let url = settings.startURL(port: port)
                 settings.allow(port: port)
                 // One line, flushed: scripts and tests read it to connect.
-                FileHandle.standardOutput.write(Data("bowties: serving \(settings.storeURL.path) at \(url)\n".utf8))
+                // A PostgreSQL catalog is named by its address, password
+                // masked (a file by its path).
+                let catalog = settings.storeURL.storeDescription
+                FileHandle.standardOutput.write(Data("bowties: serving \(catalog) at \(url)\n".utf8))
                 if open { Browser.open(url) }
             },
             logger: Server.quietLogger())

@@ -44,11 +44,21 @@ struct PostgreSQLSchemaTests {
     @Test("the undo history's tables, functions and triggers in v1 are the ones the declaration generates")
     func frozenUndoStatementsAreTheGeneratedOnes() throws {
         let generated = ObjectModel.postgreSQLUndoInfrastructureSQL + BowTieModel.model.postgreSQLUndoSQL
-        let frozen = try #require(PostgreSQLStore.migrations.first).statements.suffix(generated.count)
+        let notifying = BowTieModel.model.postgreSQLNotifySQL.count
+        let frozen = try #require(PostgreSQLStore.migrations.first).statements.dropLast(notifying)
+            .suffix(generated.count)
         for (written, derived) in zip(frozen, generated) {
             #expect(written == derived)
         }
         #expect(Array(frozen) == generated)
+    }
+
+    @Test("the change notifications' function and triggers end v1, as the declaration generates them")
+    func frozenNotifyStatementsAreTheGeneratedOnes() throws {
+        let generated = BowTieModel.model.postgreSQLNotifySQL
+        let frozen = try #require(PostgreSQLStore.migrations.first).statements.suffix(generated.count)
+        #expect(Array(frozen) == generated)
+        #expect(BowTieModel.model.postgreSQLNotifiedTables.sorted() == ["blob", "bowtie", "bowtie_tag", "setting", "tag", "undo_action", "wear"])
     }
 
     @Test("a value of every kind goes in and comes back as SQLite's would; ? outside quotes only")

@@ -40,9 +40,16 @@ final class ServedCatalog {
     }
 
     /// Starts the server and waits (at most 20 s) for its start-up line.
-    init(_ workspace: CatalogWorkspace, _ extra: [String] = []) throws {
+    /// - Parameter environment: Variables to set (or, with nil, remove)
+    ///   on top of the workspace's (a PostgreSQL catalog's
+    ///   `BOWTIES_STORE` and `PGPASSWORD`).
+    init(_ workspace: CatalogWorkspace, _ extra: [String] = [], environment: [String: String?] = [:]) throws {
         self.workspace = workspace
-        process = try workspace.start(["serve", "--port", "0"] + extra)
+        var variables = workspace.environment
+        for (name, value) in environment { variables[name] = value }
+        process = try SpawnedProcess.start(
+            try BowTiesRunner.executableURL(), ["serve", "--port", "0"] + extra, environment: variables,
+            outputs: workspace.runner.directory)
         let deadline = Date().addingTimeInterval(20)
         var line: String?
         while Date() < deadline {

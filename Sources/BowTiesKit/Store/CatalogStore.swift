@@ -73,11 +73,17 @@ protocol CatalogStore: AnyObject, Sendable {
 
     /// A number that differs after another connection or process
     /// committed a change (``Catalog/changeVersion()``). Asked outside any
-    /// transaction, often (every 200 ms while `bowties serve` runs): it
-    /// must not wait for writers, nor keep a snapshot open. SQLite's
-    /// `PRAGMA data_version`; a PostgreSQL store counts the `NOTIFY`s its
-    /// triggers raise (`LISTEN`).
+    /// transaction, often: it must not wait for writers, nor keep a
+    /// snapshot open. SQLite's `PRAGMA data_version`; a PostgreSQL store
+    /// counts the `NOTIFY`s its triggers raise (`LISTEN`).
     func changeVersion() throws -> Int64
+
+    /// Waits until ``changeVersion()`` differs from `version`, or
+    /// `timeout` passes, and returns it (`bowties serve`'s watcher calls
+    /// it in a loop). SQLite reads `data_version` every 200 ms, as no one
+    /// tells it of another process's commit; a PostgreSQL store sleeps on
+    /// its connection's socket until a notification arrives.
+    func waitForChange(after version: Int64, timeout: Duration) throws -> Int64
 
     // MARK: The check's questions
 

@@ -46,6 +46,10 @@ struct SQLDialect: Sendable {
     /// `defer_foreign_keys` pragma; `SET CONSTRAINTS ALL DEFERRED` on a
     /// backend whose keys are declared `DEFERRABLE`.
     var deferForeignKeys = "PRAGMA defer_foreign_keys = ON"
+    /// Whether NULL sorts before every value in an ascending order (SQLite:
+    /// NULL is the smallest value) or after (PostgreSQL: the largest), as
+    /// a keyset page's condition must know (``QueryCompiler/keysetCondition(_:after:)``).
+    var nullsSortFirst = true
 
     /// SQLite's: `rowid`, `COLLATE NOCASE`, the `regexp` function the
     /// store registers (``RegularExpressionFunction``), `group_concat`.

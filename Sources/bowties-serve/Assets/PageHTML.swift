@@ -38,9 +38,11 @@ extension Page {
         <nav class="ties" aria-label="Bow ties">
           <div id="segments" class="segments" role="tablist" aria-label="Bow ties by colour"></div>
           <div class="pager">
+            <button id="first" type="button" aria-label="First page">&#171;</button>
             <button id="previous" type="button" aria-label="Previous page">&#8249;</button>
             <span id="range" aria-live="polite"></span>
             <button id="next" type="button" aria-label="Next page">&#8250;</button>
+            <button id="last" type="button" aria-label="Last page">&#187;</button>
           </div>
         </nav>
         <main id="tie" class="tie" hidden>

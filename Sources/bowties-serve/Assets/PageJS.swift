@@ -6,8 +6,10 @@ extension Page {
         "use strict";
         (() => {
         const $ = (id) => document.getElementById(id);
-        const state = { q: "", sort: "added", offset: 0, limit: 50, key: null, ties: [], total: 0,
-          ratingMin: 0, ratingMax: 5, tie: null };
+        // `at`: where the page starts ({}, { after: CURSOR }, { before: CURSOR
+        // or "end" }); `offset`: how many ties precede it, for the range.
+        const state = { q: "", sort: "added", at: {}, offset: 0, back: false, next: null, previous: null,
+          limit: 50, key: null, ties: [], total: 0, ratingMin: 0, ratingMax: 5, tie: null };
         const hex = /^#[0-9A-Fa-f]{6}$/;
 
         async function call(method, url, body) {
@@ -37,17 +39,20 @@ extension Page {
         const enc = (key) => encodeURIComponent(key);
 
         async function loadList() {
-          const params = new URLSearchParams({ q: state.q, sort: state.sort, offset: String(state.offset),
-            limit: String(state.limit) });
+          const params = new URLSearchParams({ q: state.q, sort: state.sort, limit: String(state.limit), ...state.at });
           try {
             const page = await call("GET", "/api/ties?" + params);
             $("query-error").textContent = "";
-            state.ties = page.ties; state.total = page.total;
-            state.ratingMin = page.ratingMin; state.ratingMax = page.ratingMax;
-            if (state.offset > 0 && page.ties.length === 0 && page.total > 0) {
-              state.offset = Math.max(0, page.total - state.limit);
+            if (page.ties.length === 0 && page.total > 0 && (state.at.after || state.at.before)) {
+              // The ties after the cursor are gone: show the last page.
+              state.at = { before: "end" };
               return loadList();
             }
+            if (page.offset !== null) state.offset = page.offset;
+            else if (state.back) state.offset = Math.max(0, state.offset - page.ties.length);
+            state.back = false;
+            state.ties = page.ties; state.total = page.total; state.next = page.next; state.previous = page.previous;
+            state.ratingMin = page.ratingMin; state.ratingMax = page.ratingMax;
             renderSegments();
             if (!state.ties.some((t) => t.key === state.key)) state.key = state.ties.length ? state.ties[0].key : null;
             renderSelection();
@@ -79,8 +84,8 @@ extension Page {
           const first = state.offset + (state.ties.length ? 1 : 0);
           $("range").textContent = `${first.toLocaleString()}–${(state.offset + state.ties.length).toLocaleString()}`
             + ` of ${state.total.toLocaleString()}`;
-          $("previous").disabled = state.offset === 0;
-          $("next").disabled = state.offset + state.ties.length >= state.total;
+          $("first").disabled = $("previous").disabled = state.previous === null;
+          $("last").disabled = $("next").disabled = state.next === null;
           $("empty").hidden = state.ties.length > 0;
           $("tie").hidden = state.ties.length === 0;
         }
@@ -235,12 +240,20 @@ extension Page {
         document.addEventListener("DOMContentLoaded", () => {
           $("search").addEventListener("submit", (event) => {
             event.preventDefault();
-            state.q = $("q").value; state.sort = $("sort").value; state.offset = 0;
+            state.q = $("q").value; state.sort = $("sort").value; state.at = {};
             loadList();
           });
-          $("sort").addEventListener("change", () => { state.sort = $("sort").value; state.offset = 0; loadList(); });
-          $("previous").addEventListener("click", () => { state.offset = Math.max(0, state.offset - state.limit); loadList(); });
-          $("next").addEventListener("click", () => { state.offset += state.limit; loadList(); });
+          $("sort").addEventListener("change", () => { state.sort = $("sort").value; state.at = {}; loadList(); });
+          $("first").addEventListener("click", () => { state.at = {}; loadList(); });
+          $("previous").addEventListener("click", () => {
+            if (state.previous === null) return;
+            state.at = { before: state.previous }; state.back = true; loadList();
+          });
+          $("next").addEventListener("click", () => {
+            if (state.next === null) return;
+            state.offset += state.ties.length; state.at = { after: state.next }; loadList();
+          });
+          $("last").addEventListener("click", () => { state.at = { before: "end" }; loadList(); });
           $("wear").addEventListener("click", () => change("wear", {}));
           $("favorite").addEventListener("click", () => change("favorite", { favorite: !(state.tie && state.tie.isFavorite) }));
           $("rate").addEventListener("submit", (event) => {

@@ -125,6 +125,7 @@ extension ObjectModel {
             lines.append("index \(table)_\(joinTable.otherColumn)")
         }
         lines += postgreSQLUndoSchema
+        lines += postgreSQLNotifySchema
         return lines.sorted()
     }
 }

@@ -14,8 +14,9 @@ internal import CLibPQ
 /// exception: libpq's `PQcancel` may be called from any thread (a signal
 /// handler's queue), over its own socket.
 final class PostgreSQLConnection: @unchecked Sendable {
-    /// `PGconn *`; never nil once made.
-    private let handle: OpaquePointer
+    /// `PGconn *`; never nil once made. (Internal for the extensions that
+    /// call libpq beside this file: `+Notifications`.)
+    let handle: OpaquePointer
     /// `PGcancel *`, made once connected: what ``cancel()`` sends.
     private let cancelHandle: OpaquePointer?
     /// The address, password masked: how messages name the catalog.

@@ -24,7 +24,9 @@ extension PostgreSQLStore {
     /// v1 is the whole schema SQLite's v1–v3 reached, the undo history
     /// included: its tables and PL/pgSQL functions and triggers are
     /// ``ObjectModel/postgreSQLUndoInfrastructureSQL`` and
-    /// ``ObjectModel/postgreSQLUndoSQL`` as written when v1 was frozen.
+    /// ``ObjectModel/postgreSQLUndoSQL`` as written when v1 was frozen,
+    /// then the triggers that `NOTIFY` listeners of every committed change
+    /// (``ObjectModel/postgreSQLNotifySQL``, added before v1's release).
     /// Foreign keys are `DEFERRABLE` (checked at each statement's end,
     /// unless an undo defers them to the commit, as SQLite's
     /// `defer_foreign_keys`). Every table numbers its rows with an identity column
@@ -96,6 +98,14 @@ extension PostgreSQLStore {
                 """#,
                 #"CREATE TRIGGER "bowtie_tag_undo" AFTER UPDATE OR DELETE ON "bowtie_tag" FOR EACH ROW EXECUTE FUNCTION "undo_bowtie_tag_changed"()"#,
                 #"CREATE TRIGGER "bowtie_tag_undo_insert" AFTER INSERT ON "bowtie_tag" FOR EACH ROW WHEN (current_setting('bowties.undo_inserts', true) IS DISTINCT FROM 'off') EXECUTE FUNCTION "undo_bowtie_tag_changed"()"#,
+                #"CREATE FUNCTION "bowties_notify_changed"() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_notify('bowties_changed', TG_TABLE_SCHEMA); RETURN NULL; END $$"#,
+                #"CREATE TRIGGER "blob_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "blob" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "setting_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "setting" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "bowtie_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "bowtie" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "wear_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "wear" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "tag_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "tag" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "bowtie_tag_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "bowtie_tag" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
+                #"CREATE TRIGGER "undo_action_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "undo_action" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
             ]),
     ]
 }

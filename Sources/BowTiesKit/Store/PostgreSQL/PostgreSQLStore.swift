@@ -39,6 +39,9 @@ final class PostgreSQLStore: CatalogStore {
     /// migration (what `bowties migrate` reports from).
     var schemaOnOpen: SchemaState { stateOnOpen.withLock { $0 } }
     private let stateOnOpen = Mutex<SchemaState>(.uncreated)
+    /// Whether the connection listens for the catalog's changes, and how
+    /// many it heard of (``changeVersion()``).
+    let changeListener = ChangeListener()
     /// ``mixedCaseIdentifiers`` of the model.
     let identifiers: [String: String]
     /// The schema's history this store migrates by: ``migrations``, or

@@ -6,7 +6,7 @@ extension SQLDialect {
     /// disagree on which names are one); POSIX regular expressions (`~`);
     /// `LIKE` ignoring ASCII case (`ILIKE` under "C"); `string_agg`,
     /// `chr`, `encode(…, 'hex')` and float8's exact text for the codec's
-    /// and the export's aggregation.
+    /// and the export's aggregation; NULL sorts after every value.
     static let postgresql = SQLDialect(
         rowNumber: "rowid",
         caseInsensitive: { "lower((\($0)) COLLATE \"C\")" },
@@ -23,5 +23,6 @@ extension SQLDialect {
             "(SELECT string_agg((\(value))::text, \(separator)\(order.map { " ORDER BY \($0)" } ?? "")) \(rows))"
         },
         equalsIgnoringCase: { "lower((\($0)) COLLATE \"C\") = lower((?) COLLATE \"C\")" },
-        deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED")
+        deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED",
+        nullsSortFirst: false)
 }
