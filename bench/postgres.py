@@ -187,6 +187,7 @@ def main(argv):
 
     report = []
     server = Server()
+    work = tempfile.mkdtemp(prefix="bowties-bench-pg-files-")
     try:
         start = time.perf_counter()
         server.start()
@@ -219,7 +220,6 @@ def main(argv):
         indexes = server.sql(
             "SELECT indexdef FROM pg_indexes WHERE tablename = 'bowtie' AND indexname <> 'bowtie_pkey'",
             "warm").split("\n")
-        work = tempfile.mkdtemp(prefix="bowties-bench-pg-files-")
         csv_path = os.path.join(work, "bowtie.csv")
         binary_path = os.path.join(work, "bowtie.bin")
         server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{csv_path}' CSV", "warm")
@@ -370,9 +370,9 @@ def main(argv):
                           f"{harness.seconds(median([total for _, total in figures]))} | "
                           f"{harness.mib(memory[name])} |")
         report.append("")
-        shutil.rmtree(work, ignore_errors=True)
     finally:
         server.stop()
+        shutil.rmtree(work, ignore_errors=True)
     text = "\n".join(report) + "\n"
     os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
     with open(RESULTS, "w") as out:
