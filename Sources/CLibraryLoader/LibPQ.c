@@ -66,3 +66,5 @@ CLIBRARYLOADER_FORWARD(pq, int, PQcancel, (PGcancel *cancel, char *errbuf, int e
 CLIBRARYLOADER_FORWARD(pq, int, PQlibVersion, (void), ())
 CLIBRARYLOADER_FORWARD(pq, PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *conn, PQnoticeProcessor proc, void *arg),
     (conn, proc, arg))
+CLIBRARYLOADER_FORWARD(pq, int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes))
+CLIBRARYLOADER_FORWARD(pq, int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg))

@@ -127,18 +127,25 @@ extension Catalog {
     private func importAll(
         from source: RecordSource, into importer: inout RecordImporter, options: ImportOptions, totalBytes: Int?
     ) throws {
-        while let item = try source.next() {
-            try checkInterruption()
-            try importer.importRecord(item)
-            if options.strict, let warning = importer.warnings.shown.first {
-                throw Self.strictError(warning, record: importer.number)
+        do {
+            while let item = try source.next() {
+                try checkInterruption()
+                try importer.importRecord(item)
+                if options.strict, let warning = importer.warnings.shown.first {
+                    throw Self.strictError(warning, record: importer.number)
+                }
+                if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
+                    progress(
+                        ImportProgress(
+                            records: importer.number, bytesRead: source.bytesConsumed,
+                            totalBytes: totalBytes, isFinished: false))
+                }
             }
-            if let progress = options.progress, importer.number % ImportProgress.interval == 0 {
-                progress(
-                    ImportProgress(
-                        records: importer.number, bytesRead: source.bytesConsumed,
-                        totalBytes: totalBytes, isFinished: false))
-            }
+        } catch {
+            // Records staged for a batched insert were read before the
+            // one at fault: one of them may be the first error.
+            try importer.flushBeforeFailing(error)
+            throw error
         }
         options.progress?(
             ImportProgress(

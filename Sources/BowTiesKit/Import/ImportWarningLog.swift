@@ -24,6 +24,9 @@ struct ImportWarningLog {
     private var inexact = [Bool](repeating: false, count: ImportWarning.Kind.allCases.count)
     /// Kinds in the order their first uncounted-in-full warning came.
     private var overflowed: [ImportWarning.Kind] = []
+    /// How many times ``add(_:at:_:)`` and ``markInexact(_:)`` were
+    /// called: whether a step warned, without comparing warnings.
+    private(set) var changes = 0
 
     /// Adds a warning: kept whole while fewer than ``limit`` are, else
     /// counted. `location` and `message` are evaluated only when kept.
@@ -31,6 +34,7 @@ struct ImportWarningLog {
         _ kind: ImportWarning.Kind, at location: @autoclosure () -> SourceLocation?,
         _ message: @autoclosure () -> String
     ) {
+        changes += 1
         if shown.count < Self.limit {
             shown.append(ImportWarning(kind: kind, location: location(), message: message()))
             return
@@ -43,6 +47,7 @@ struct ImportWarningLog {
     /// summary says "at least".
     mutating func markInexact(_ kind: ImportWarning.Kind) {
         guard !inexact[kind.index] else { return }
+        changes += 1
         if counts[kind.index] == 0 { overflowed.append(kind) }
         inexact[kind.index] = true
     }

@@ -65,6 +65,30 @@ struct RecordImporter {
     var names = NameCache()
     /// Indexes dropped for a bulk load, created again by ``finish(dryRun:)``.
     var deferredIndexes: [SecondaryIndex] = []
+    /// The batched insert, where the store has one (PostgreSQL's `COPY`)
+    /// and the import only adds (not `--update`, whose records may
+    /// change stored photos that later records look up as they are read).
+    let batch: (any RecordBatchInserter)?
+    /// The records staged in ``batch``, in file order, waiting for
+    /// ``flushPending()`` to learn whether they were written.
+    var pending: [StagedRecord] = []
+    /// The photo bytes the staged records hold.
+    var pendingPhotoBytes = 0
+    /// Whether a staged record will warn once written (its photo is
+    /// missing): a record that warns as it is read must then wait for it.
+    var pendingWarns = false
+    /// A batch is written when it holds this many records, or
+    /// ``batchBytes`` of rows and photos: memory stays flat.
+    static let batchSize = 2048
+    static let batchBytes = 4 << 20
+
+    /// A record read and staged, with what writing it needs afterwards.
+    struct StagedRecord {
+        var record: DecodedRecord
+        var named: NamedPhoto?
+        var readData: Data?
+        var number: Int
+    }
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
@@ -89,6 +113,7 @@ struct RecordImporter {
         decoder.defersMissingValues = options.update
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(\(db.dialect.rowNumber)) FROM \(codec.entity.tableName)") ?? 0) + 1
         insert = try db.recordInserter(codec)
+        batch = options.update ? nil : try db.recordBatchInserter(codec)
         undoAction = try UndoHistory.recordingAction(db)
         if firstNewRowID == 1 && !catalog.isOnPostgreSQL {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
@@ -103,7 +128,21 @@ struct RecordImporter {
 
     mutating func importRecord(_ item: PropertyListItem) throws {
         number += 1
-        var record = try decoder.decode(item, number: number, warnings: &warnings)
+        var record: DecodedRecord
+        if pendingWarns {
+            // Warnings come in file order: if this record warns as it is
+            // read, the staged records' warnings (written first) go
+            // before its own, so it is read again after them.
+            let (savedDecoder, savedWarnings) = (decoder, warnings)
+            record = try decoder.decode(item, number: number, warnings: &warnings)
+            if warnings.changes != savedWarnings.changes {
+                (decoder, warnings) = (savedDecoder, savedWarnings)
+                try flushPending()
+                record = try decoder.decode(item, number: number, warnings: &warnings)
+            }
+        } else {
+            record = try decoder.decode(item, number: number, warnings: &warnings)
+        }
         if record.children != nil || !record.baselines.isEmpty { try baselines(beside: &record) }
         var named: NamedPhoto?
         var readData: Data?
@@ -142,9 +181,76 @@ struct RecordImporter {
             guard stored else { throw missing }
             return try importRecordNotNew(record, named, readData)
         }
-        guard try insert.insert(tie.record) == .inserted else {
+        if let batch {
+            var stageable = true
+            if case .missing? = named {
+                // --strict stops at the first warning, which must be this
+                // record's, before any later record is read.
+                stageable = !options.strict
+            }
+            if stageable, try batch.stage(tie.record) {
+                pending.append(StagedRecord(record: record, named: named, readData: readData, number: number))
+                pendingPhotoBytes += readData?.count ?? 0
+                if case .missing? = named { pendingWarns = true }
+                if batch.stagedCount >= Self.batchSize || batch.stagedBytes + pendingPhotoBytes >= Self.batchBytes {
+                    try flushPending()
+                }
+                return
+            }
+            // This record goes alone, after those read before it.
+            try flushPending()
+        }
+        try insertOne(record, named, readData)
+    }
+
+    /// Inserts a record through the one-record path: the fast `INSERT`,
+    /// else the queries that decide what to do and say why.
+    private mutating func insertOne(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
+        guard try insert.insert(record.tie.record) == .inserted else {
             return try importRecordNotNew(record, named, readData)
         }
+        try recordInserted(record, named, readData)
+    }
+
+    /// Writes the staged records (``batch``), then what each needs beside
+    /// its row (tags, wears, counts, warnings), in file order. When the
+    /// batch could not be written whole (a record in it is stored
+    /// already, or breaks a constraint), nothing of it was, and each
+    /// record goes through ``insertOne(_:_:_:)``, which says which record
+    /// is at fault exactly as an import one record at a time does.
+    mutating func flushPending() throws {
+        guard let batch, !pending.isEmpty else { return }
+        let written = try batch.flush()
+        var staged: [StagedRecord] = []
+        swap(&staged, &pending)
+        pendingPhotoBytes = 0
+        pendingWarns = false
+        let current = number
+        defer { number = current }
+        for record in staged {
+            number = record.number
+            if written {
+                try recordInserted(record.record, record.named, record.readData)
+            } else {
+                try insertOne(record.record, record.named, record.readData)
+            }
+        }
+    }
+
+    /// Before an import fails with `error` (about its input: a record, a
+    /// malformed file, `--strict`), writes the records staged before the
+    /// one at fault: an error among them comes first in the file, and is
+    /// the one to report. A store's error is reported as it is: the
+    /// transaction cannot go on.
+    mutating func flushBeforeFailing(_ error: any Error) throws {
+        guard !pending.isEmpty, !(error is CatalogError), catalog.store.failureMessage(error) == nil else { return }
+        try flushPending()
+    }
+
+    /// What follows the insert of a new record's row: its tags, its
+    /// wears, the counts and its photo's first use.
+    private mutating func recordInserted(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
+        let tie = record.tie
         if !tie.record.names.isEmpty {
             try linkNames(tie.record, record)
         }
@@ -654,6 +760,7 @@ struct RecordImporter {
     }
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
+        try flushPending()
         try updatedIDs.finish(db)
         if !deferredIndexes.isEmpty {
             // With a smaller page cache: the builds' sorts take as much

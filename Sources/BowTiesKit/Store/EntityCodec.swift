@@ -41,6 +41,9 @@ struct EntityCodec: Sendable {
     /// order of ``namedRelationships``: the names joined by U+001F.
     let selectedNameColumns: [Int32]
     let insertSQL: String
+    /// The columns of ``insertSQL``, in its order (a batched insert names
+    /// the same ones).
+    let insertColumns: [String]
     /// Every stored attribute but the primary key and derived ones.
     let updateSQL: String
     /// The same, and the baselines of derived attributes (an import sets
@@ -130,6 +133,7 @@ struct EntityCodec: Sendable {
         insertColumns += links.map(\.column.name)
         updateColumns += links.map(\.column.name)
         insertColumns += baselineColumns
+        self.insertColumns = insertColumns
         func quoted(_ columns: [String]) -> String { columns.map { "\"\($0)\"" }.joined(separator: ", ") }
         insertSQL =
             "INSERT INTO \"\(table)\" (\(quoted(insertColumns))) VALUES ("

@@ -193,6 +193,14 @@ protocol StoreSession: AnyObject {
     func rawCursor(sql: String, arguments: [StoreValue]) throws -> any RawRows
     /// The import's prepared insert of `codec`'s records.
     func recordInserter(_ codec: EntityCodec) throws -> any RecordInserter
+    /// The import's batched insert of `codec`'s records, for a backend
+    /// where one statement per record is a round trip to a server; nil
+    /// where ``recordInserter(_:)`` is as fast (SQLite, in the process).
+    func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)?
+}
+
+extension StoreSession {
+    func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)? { nil }
 }
 
 /// Rows whose columns are read in place, without a value made for each:
@@ -224,6 +232,34 @@ enum RecordInsertOutcome {
 /// nothing when the primary key is stored already.
 protocol RecordInserter: AnyObject {
     func insert(_ record: Record) throws -> RecordInsertOutcome
+}
+
+/// An import's records written many at a time (PostgreSQL's `COPY`):
+/// ``stage(_:)`` collects them, ``flush()`` writes them all in one
+/// statement, or none.
+///
+/// All or none is what keeps the import's errors what they are one
+/// record at a time: when any staged record breaks a constraint (its id
+/// or search key is stored already, or repeated in the file), ``flush()``
+/// writes nothing and says so, and the caller inserts the same records
+/// again one at a time through ``RecordInserter``, whose slower path
+/// names the record and the key, as it always did.
+protocol RecordBatchInserter: AnyObject {
+    /// Adds `record` (validated; its photo already in the `blob` table)
+    /// to the next ``flush()``. False when this inserter cannot encode
+    /// one of its values: the caller inserts it alone.
+    func stage(_ record: Record) throws -> Bool
+    /// How many records ``flush()`` would write.
+    var stagedCount: Int { get }
+    /// The bytes staged so far: the caller flushes before they grow
+    /// past what an import may hold in memory.
+    var stagedBytes: Int { get }
+    /// Writes every staged record in one statement and forgets them.
+    /// - Returns: True when all were written; false when a constraint
+    ///   refused one of them and none was written.
+    /// - Throws: What the server says about anything else (a lost
+    ///   connection, a cancelled statement).
+    func flush() throws -> Bool
 }
 
 extension StoreSession {

@@ -60,9 +60,8 @@ final class PostgreSQLConnection: @unchecked Sendable {
             }, Unmanaged.passUnretained(notices).toOpaque())
         // Every statement's text is UTF-8; the server's notices
         // ("…does not exist, skipping") are not the user's business.
-        for setting in ["SET client_encoding = 'UTF8'", "SET client_min_messages = warning"] {
-            PQclear(PQexec(handle, setting))
-        }
+        // One simple query, one round trip, for both.
+        PQclear(PQexec(handle, "SET client_encoding = 'UTF8'; SET client_min_messages = warning"))
     }
 
     deinit {
@@ -138,6 +137,43 @@ final class PostgreSQLConnection: @unchecked Sendable {
                 lastFatal = String(line.dropFirst(severity.count))
             }
         }
+    }
+
+    /// Runs `sql`, a `COPY … FROM STDIN`, and sends `data` as its whole
+    /// input, in the format the statement names (`PQputCopyData` in
+    /// pieces of 64 KiB, then `PQputCopyEnd`).
+    ///
+    /// The server reads the rows as they arrive and answers once, at the
+    /// end: a row that breaks a constraint fails the whole statement
+    /// (SQLSTATE 23…), and nothing it copied stays.
+    ///
+    /// - Returns: The result, whose ``PostgreSQLResult/changedCount`` is
+    ///   the number of rows copied.
+    /// - Throws: ``PostgreSQLError`` with the server's SQLSTATE (57014
+    ///   when ``cancel()`` stopped it).
+    func copyIn(_ sql: String, _ data: UnsafeRawBufferPointer) throws -> PostgreSQLResult {
+        guard let started = PQexec(handle, sql) else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else {
+            // Refused before any row (no such table, no privilege).
+            let result = try check(started)
+            throw PostgreSQLError(connectionMessage: "the server did not start the COPY (\(result.rowCount) rows)")
+        }
+        PQclear(started)
+        var offset = 0
+        while offset < data.count, let base = data.baseAddress {
+            let piece = min(1 << 16, data.count - offset)
+            // 1 sent (or queued); -1 the connection failed, which the
+            // result below reports. (0 is for non-blocking connections.)
+            guard PQputCopyData(handle, (base + offset).assumingMemoryBound(to: CChar.self), Int32(piece)) == 1
+            else { break }
+            offset += piece
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        let result = PQgetResult(handle)
+        // The statement's result is followed by a null one: read until
+        // it, so that the connection is ready for the next statement.
+        while let rest = PQgetResult(handle) { PQclear(rest) }
+        return try check(result)
     }
 
     /// The connection's last error message, libpq's words.

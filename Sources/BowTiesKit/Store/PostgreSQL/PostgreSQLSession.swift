@@ -66,6 +66,11 @@ final class PostgreSQLSession: StoreSession {
         PostgreSQLRecordInserter(session: self, codec: codec)
     }
 
+    /// `COPY` in batches (``PostgreSQLCopyInserter``).
+    func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)? {
+        try PostgreSQLCopyInserter.make(self, codec: codec)
+    }
+
     // MARK: - Statement text
 
     /// `sql` as PostgreSQL reads it: each `?` outside quotes and comments
@@ -267,9 +272,11 @@ final class PostgreSQLRawRows: RawRows {
     }
 }
 
-/// The import's insert on PostgreSQL: the codec's `INSERT`, which does
-/// nothing for a stored primary key, one statement per record. (`COPY`
-/// into a temporary table is the fast path still to come.)
+/// The import's insert on PostgreSQL, one record at a time: the codec's
+/// `INSERT`, which does nothing for a stored primary key, under a
+/// savepoint. Records that need it go this way (`--update`, and a batch
+/// that ``PostgreSQLCopyInserter`` could not write whole); the others
+/// go by `COPY`.
 final class PostgreSQLRecordInserter: RecordInserter {
     unowned let session: PostgreSQLSession
     let codec: EntityCodec

@@ -74,7 +74,7 @@ final class PostgreSQLStore: CatalogStore {
         isWritable = mode.writes
         identifiers = Self.mixedCaseIdentifiers(model)
         connection = try PostgreSQLConnection(address: url.absoluteString)
-        let state = try mapErrors { try read { try self.schemaState($0) } }
+        let state = try mapErrors { try openingSchemaState() }
         stateOnOpen.withLock { $0 = state }
         switch state {
         case .current:
@@ -264,6 +264,29 @@ final class PostgreSQLStore: CatalogStore {
     func schemaState(_ session: any StoreSession) throws -> SchemaState {
         guard try session.tableExists(Self.bookkeepingTable) else { return .uncreated }
         let applied = try String.fetchAll(session, sql: "SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\"")
+        return schemaState(applied: applied)
+    }
+
+    /// ``schemaState(_:)`` as every command asks it while it opens the
+    /// catalog: one statement outside a transaction, one round trip,
+    /// where a read transaction took four (`BEGIN`, `to_regclass`, the
+    /// `SELECT`, `ROLLBACK`). A database without the bookkeeping table
+    /// answers 42P01 (undefined_table): no catalog yet.
+    private func openingSchemaState() throws -> SchemaState {
+        if isInterrupted { throw CatalogError(.interrupted, "interrupted") }
+        let result: PostgreSQLResult
+        do {
+            result = try connection.execute("SELECT \"identifier\" FROM \"\(Self.bookkeepingTable)\"")
+        } catch let error as PostgreSQLError where error.sqlState == "42P01" {
+            return .uncreated
+        }
+        return schemaState(
+            applied: (0..<result.rowCount).map { row in
+                result.bytes(row, 0).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            })
+    }
+
+    private func schemaState(applied: [String]) -> SchemaState {
         let known = migrationIdentifiers
         let unknown = applied.filter { !known.contains($0) }
         if !unknown.isEmpty { return .newer(unknown: unknown) }

@@ -1,0 +1,385 @@
+#!/usr/bin/env python3
+"""bowties on a PostgreSQL catalog next to psql doing the same work
+(issue 24, point 6), on a throwaway server of its own.
+
+Run through `bench/run --postgres`, which builds bowties in release and
+installs Debian's `postgresql` when it is missing; BOWTIES_BIN names the
+binary to measure.
+
+    bench/run --postgres                          # 100k import, 1M list/export
+    bench/run --postgres --records 20k --large 100k --runs 1   # quick
+
+The server: `initdb` and `postgres` from `pg_config --bindir` (or the
+newest /usr/lib/postgresql/*/bin), as `nobody` when this runs as root, in a
+temporary folder, on 127.0.0.1 at a free port, with the settings of the
+test server (Tests/EndToEndTests/PostgreSQLServer.swift: fsync, full page
+writes and synchronous commit off, 16 MB of shared buffers), the owner's
+password over TCP (scram-sha-256) in PGPASSWORD for every client. It is
+stopped and its folder removed at the end, also on failure.
+
+Every pair runs in turns, the first turn rotating, so the machine's load
+weighs on both sides alike; ratios are of medians. The load average is
+printed beside each section.
+"""
+
+import argparse
+import datetime
+import glob
+import hashlib
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH)
+import gen  # noqa: E402
+import harness  # noqa: E402  (spawn, timed, data_file, log, formatting)
+
+OWNER = "bowties"
+PASSWORD = "bench-" + hashlib.sha256(os.urandom(16)).hexdigest()[:16]
+RESULTS = os.path.join(BENCH, "results", "postgres.md")
+log = harness.log
+
+
+def load():
+    return open("/proc/loadavg").read().split()[0:3]
+
+
+def size_argument(text):
+    return harness.count_argument(text)
+
+
+class Server:
+    """initdb + postgres in a temporary folder; stop() removes it."""
+
+    def __init__(self):
+        self.bin = self.find_bin()
+        self.folder = tempfile.mkdtemp(prefix="bowties-bench-pg-")
+        self.data = os.path.join(self.folder, "data")
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.launcher = (["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+                         if os.getuid() == 0 else [])
+        self.process = None
+
+    @staticmethod
+    def find_bin():
+        try:
+            found = subprocess.run(["pg_config", "--bindir"], capture_output=True, text=True).stdout.strip()
+            if os.path.exists(os.path.join(found, "initdb")):
+                return found
+        except FileNotFoundError:
+            pass
+        candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+                            key=lambda path: int(path.split("/")[4]))
+        if not candidates:
+            sys.exit("no PostgreSQL server programs: apt install postgresql (bench/run --postgres does)")
+        return os.path.dirname(candidates[-1])
+
+    def start(self):
+        password_file = os.path.join(self.folder, "pwfile")
+        with open(password_file, "w") as out:
+            out.write(PASSWORD + "\n")
+        if os.getuid() == 0:
+            os.chmod(self.folder, 0o700)
+            os.chown(self.folder, 65534, 65534)
+            os.chown(password_file, 65534, 65534)
+        subprocess.run(self.launcher + [
+            os.path.join(self.bin, "initdb"), "-D", self.data, "-U", OWNER, "--pwfile", password_file,
+            "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C", "--no-sync",
+        ], check=True, stdout=subprocess.DEVNULL)
+        os.remove(password_file)
+        self.process = subprocess.Popen(self.launcher + [
+            os.path.join(self.bin, "postgres"), "-D", self.data, "-p", str(self.port), "-k", self.folder,
+            "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
+            "-c", "full_page_writes=off", "-c", "max_connections=40", "-c", "shared_buffers=16MB",
+            "-c", "logging_collector=off",
+        ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.folder, "server.log"), "w"))
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if subprocess.run([os.path.join(self.bin, "pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
+                              capture_output=True).returncode == 0:
+                return
+            time.sleep(0.1)
+        sys.exit("the server did not start: " + open(os.path.join(self.folder, "server.log")).read())
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(2)  # SIGINT: fast shutdown
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def psql(self, database="postgres"):
+        return [os.path.join(self.bin, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                "-h", "127.0.0.1", "-p", str(self.port), "-U", OWNER, "-d", database]
+
+    def sql(self, sql, database="postgres"):
+        return subprocess.run(self.psql(database) + ["-c", sql], check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    def create(self, name):
+        self.sql(f'DROP DATABASE IF EXISTS "{name}"')
+        self.sql(f'CREATE DATABASE "{name}"')
+        return f"postgresql://{OWNER}@127.0.0.1:{self.port}/{name}"
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def first_row_and_total(command):
+    """Seconds until the first line arrives on the command's standard
+    output, and until the command ends, all its output read."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.readline()
+    first = time.perf_counter() - start
+    while process.stdout.read(1 << 20):
+        pass
+    errors = process.stderr.read()
+    process.wait()
+    total = time.perf_counter() - start
+    if process.returncode != 0:
+        raise RuntimeError(f"{command[0]} exited {process.returncode}: {errors.decode()[-300:]}")
+    return first, total
+
+
+def in_turns(pairs, runs):
+    """`pairs`: {name: function returning (wall, rss or None)}; each run
+    calls every one, the first turn rotating. Returns {name: [(wall, rss)]}."""
+    names = list(pairs)
+    figures = {name: [] for name in names}
+    for run in range(runs):
+        for name in names[run % len(names):] + names[:run % len(names)]:
+            figures[name].append(pairs[name]())
+    return figures
+
+
+def checked(run, what):
+    if run.status != 0:
+        raise RuntimeError(f"{what}: exit {run.status}: {run.stderr[-500:]}")
+    return run
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--postgres", action="store_true", help="(bench/run's switch; ignored here)")
+    parser.add_argument("--records", type=size_argument, default=100_000,
+                        help="the import's size (default 100k)")
+    parser.add_argument("--large", type=size_argument, default=1_000_000,
+                        help="the size list and export stream, and whose import's memory is measured (default 1M)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each import (default 3)")
+    parser.add_argument("--short-runs", type=int, default=21, help="runs of show and wear (default 21)")
+    options = parser.parse_args(argv)
+    bowties = os.environ.get("BOWTIES_BIN") or sys.exit("BOWTIES_BIN: the bowties binary to measure")
+    os.environ.update({"PGPASSWORD": PASSWORD, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent"})
+    for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSSLMODE"]:
+        os.environ.pop(name, None)
+
+    report = []
+    server = Server()
+    work = tempfile.mkdtemp(prefix="bowties-bench-pg-files-")
+    try:
+        start = time.perf_counter()
+        server.start()
+        version = server.sql("SHOW server_version")
+        log(f"server {version} on port {server.port} in {time.perf_counter() - start:.1f} s")
+        commit = subprocess.run(["git", "-C", BENCH, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        with open(bowties, "rb") as binary:
+            digest = hashlib.sha256(binary.read()).hexdigest()[:16]
+        report += [
+            "# bowties on PostgreSQL, next to psql",
+            "",
+            f"`bench/run --postgres --records {options.records} --large {options.large} --runs {options.runs}`"
+            f" on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit},"
+            f" bowties {digest}… (release), PostgreSQL {version} on loopback, {os.cpu_count()} cores."
+            " Server settings as the test server's: fsync, full_page_writes and synchronous_commit off,"
+            " shared_buffers 16 MB. Clients authenticate with scram-sha-256 (PGPASSWORD).",
+            "",
+        ]
+        images = harness.IMAGES
+        data = harness.data_file(options.records, images=True)
+
+        # ------------------------------------------------ the import
+        log(f"import of {options.records:,} records, load {' '.join(load())}")
+        first = server.create("warm")
+        checked(harness.spawn([bowties, "import", data, "--images", images, "--store", first]), "import")
+        columns = [row for row in server.sql(
+            "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM "
+            "information_schema.columns WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm").split("\n")][0]
+        indexes = server.sql(
+            "SELECT indexdef FROM pg_indexes WHERE tablename = 'bowtie' AND indexname <> 'bowtie_pkey'",
+            "warm").split("\n")
+        csv_path = os.path.join(work, "bowtie.csv")
+        binary_path = os.path.join(work, "bowtie.bin")
+        server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{csv_path}' CSV", "warm")
+        server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{binary_path}' (FORMAT binary)", "warm")
+        server.sql('CREATE DATABASE "plain"')
+        # The plain table: the catalog's columns, key and indexes, no
+        # triggers, no foreign key, no identity.
+        definition = server.sql(
+            "SELECT string_agg(quote_ident(column_name) || ' ' || format_type(atttypid, atttypmod), ', ' "
+            "ORDER BY ordinal_position) FROM information_schema.columns JOIN pg_attribute "
+            "ON attrelid = 'bowtie'::regclass AND attname = column_name "
+            "WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm")
+        plain_indexes = []
+        for number, index in enumerate(index for index in indexes if index and "(rowid)" not in index):
+            head, _, rest = index.partition(" ON public.bowtie ")
+            kind = head.rsplit(" ", 1)[0]  # CREATE [UNIQUE] INDEX
+            plain_indexes.append(f"{kind} plain_{number} ON public.plain {rest};")
+        plain_table = ("DROP TABLE IF EXISTS plain; "
+                       f"CREATE TABLE plain ({definition}, PRIMARY KEY (id)); " + " ".join(plain_indexes))
+        runs = {"import": 0}
+
+        def bowties_import():
+            runs["import"] += 1
+            address = server.create(f"import{runs['import']}")
+            run = checked(harness.timed([bowties, "import", data, "--images", images, "--store", address]),
+                          "bowties import")
+            return run.wall, run.rss
+
+        def psql_copy(source, options_text, staged=False):
+            def measure():
+                server.sql(plain_table, "plain")
+                if staged:
+                    command = server.psql("plain") + [
+                        "-1", "-c", "CREATE TEMP TABLE staged (LIKE plain)",
+                        "-c", f"\\copy staged FROM '{source}' {options_text}",
+                        "-c", "INSERT INTO plain SELECT * FROM staged"]
+                else:
+                    command = server.psql("plain") + ["-c", f"\\copy plain FROM '{source}' {options_text}"]
+                run = checked(harness.timed(command), "psql \\copy")
+                return run.wall, run.rss
+            return measure
+
+        imports = in_turns({
+            "bowties import": bowties_import,
+            "psql \\copy CSV": psql_copy(csv_path, "CSV"),
+            "psql \\copy binary": psql_copy(binary_path, "(FORMAT binary)"),
+            "psql \\copy binary to a staging table, INSERT … SELECT": psql_copy(binary_path, "(FORMAT binary)", True),
+        }, options.runs)
+        after = load()
+        csv_median = median([wall for wall, _ in imports["psql \\copy CSV"]])
+        report += [
+            f"## Import of {options.records:,} records",
+            "",
+            f"The bench's XML property list ({os.path.getsize(data) / 1e6:.0f} MB, photos by name from"
+            " SampleData/Images) into a new database, against psql's `\\copy` of the same records (exported"
+            " from the catalog) into a plain table with the catalog's columns, key and indexes (`id`, the"
+            " unique search key and its case-folded lookup, the photo's hash), no trigger,"
+            f" no foreign key, a new one each run. {options.runs} runs each, in turns; load average at the end"
+            f" {' '.join(after)}.",
+            "",
+            "| command | median wall | runs | peak RSS | ÷ psql \\copy CSV |",
+            "|---|---|---|---|---|",
+        ]
+        for name, figures in imports.items():
+            walls = [wall for wall, _ in figures]
+            rss = max(value for _, value in figures)
+            report.append(f"| {name} | {harness.seconds(median(walls))} | "
+                          f"{', '.join(harness.seconds(wall) for wall in walls)} | {harness.mib(rss)} | "
+                          f"{harness.times(median(walls) / csv_median)} |")
+        report.append("")
+
+        # ------------------------------------------------ show and wear
+        address = f"postgresql://{OWNER}@127.0.0.1:{server.port}/import{runs['import']}"
+        database = f"import{runs['import']}"
+        key = gen.search_key(options.records // 2)
+        log(f"show and wear {key}, load {' '.join(load())}")
+        results = {}
+        show_sql = f"SELECT * FROM bowtie WHERE \"searchKey\" = '{key}'"
+        wear_sql = ("INSERT INTO wear (date, note, \"bowTie_id\") SELECT extract(epoch FROM now()), NULL, id "
+                    f"FROM bowtie WHERE \"searchKey\" = '{key}'")
+        harness.measure_short(results, {
+            "bowties show": [bowties, "show", key, "--store", address],
+            "psql -c SELECT": server.psql(database) + ["-c", show_sql],
+        }, options.short_runs)
+        harness.measure_short(results, {
+            "bowties wear": [bowties, "wear", key, "--store", address],
+            "psql -c INSERT": server.psql(database) + ["-c", wear_sql],
+        }, options.short_runs)
+        after = load()
+        report += [
+            f"## show and wear at {options.records:,}",
+            "",
+            f"On the last import's catalog, KEY {key} (the middle record); psql runs the SQL that does the"
+            " same work (`SELECT * … WHERE \"searchKey\" = KEY`; `INSERT INTO wear … SELECT … WHERE"
+            " \"searchKey\" = KEY`, whose triggers update `timesWorn` and `lastWorn` as bowties' wear does;"
+            " bowties also takes the write lock and records the undo history). Whole processes, connection"
+            f" and authentication included; {options.short_runs} runs each in turns; load average at the"
+            f" end {' '.join(after)}.",
+            "",
+            "| command | median wall | peak RSS | ratio |",
+            "|---|---|---|---|",
+        ]
+        for ours, theirs in [("bowties show", "psql -c SELECT"), ("bowties wear", "psql -c INSERT")]:
+            mine, floor = results[ours], results[theirs]
+            for name, result in [(ours, mine), (theirs, floor)]:
+                if result.failure:
+                    raise RuntimeError(f"{name}: {result.failure}")
+            ratio = median(mine.walls) / median(floor.walls)
+            report.append(f"| {ours} | {harness.seconds(median(mine.walls))} | {harness.mib(max(mine.rss))} | "
+                          f"{harness.times(ratio)} |")
+            report.append(f"| {theirs} | {harness.seconds(median(floor.walls))} | {harness.mib(max(floor.rss))} | |")
+        report.append("")
+
+        # ------------------------------------------------ the large catalog
+        large = harness.data_file(options.large, images=True)
+        log(f"import of {options.large:,} records, load {' '.join(load())}")
+        big = server.create("large")
+        imported = checked(harness.timed([bowties, "import", large, "--images", images, "--store", big]),
+                           "import (large)")
+        export_sql = (f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO STDOUT CSV")
+        log(f"list and export of {options.large:,}, load {' '.join(load())}")
+        streams = in_turns({
+            "bowties list": lambda: first_row_and_total([bowties, "list", "--store", big]),
+            "bowties export (CSV)": lambda: first_row_and_total([bowties, "export", "--store", big]),
+            "psql \\copy … TO STDOUT CSV": lambda: first_row_and_total(server.psql("large") + ["-c", export_sql]),
+        }, max(1, min(options.runs, 3)))
+        memory = {
+            "bowties list": checked(harness.timed([bowties, "list", "--store", big]), "list").rss,
+            "bowties export (CSV)": checked(harness.timed([bowties, "export", "--store", big]), "export").rss,
+            "psql \\copy … TO STDOUT CSV": checked(harness.timed(server.psql("large") + ["-c", export_sql]),
+                                                   "psql").rss,
+        }
+        after = load()
+        report += [
+            f"## {options.large:,} records: the import's memory, list and export streamed",
+            "",
+            f"The import of {os.path.getsize(large) / 1e6:.0f} MB ({options.large:,} records) into a new"
+            f" database: {harness.seconds(imported.wall)}, peak RSS {harness.mib(imported.rss)}"
+            f" (one run). Then, on that catalog, in turns, {max(1, min(options.runs, 3))} runs each: the"
+            " time until the first row arrives on a pipe, and until the last; peak RSS from one more run"
+            f" each. Load average at the end {' '.join(after)}.",
+            "",
+            "| command | first row (median) | all rows (median) | peak RSS |",
+            "|---|---|---|---|",
+        ]
+        for name, figures in streams.items():
+            report.append(f"| {name} | {harness.seconds(median([first for first, _ in figures]))} | "
+                          f"{harness.seconds(median([total for _, total in figures]))} | "
+                          f"{harness.mib(memory[name])} |")
+        report.append("")
+    finally:
+        server.stop()
+        shutil.rmtree(work, ignore_errors=True)
+    text = "\n".join(report) + "\n"
+    os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
+    with open(RESULTS, "w") as out:
+        out.write(text)
+    sys.stdout.write(text)
+    log(f"written to {RESULTS}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
