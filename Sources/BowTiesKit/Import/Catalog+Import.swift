@@ -55,7 +55,14 @@ extension Catalog {
                 db, changes in
                 var importer = try RecordImporter(
                     catalog: self, db: db, changes: changes, images: images, options: options, syntax: syntax)
-                try importAll(from: source, into: &importer, options: options, totalBytes: totalBytes)
+                do {
+                    try importAll(from: source, into: &importer, options: options, totalBytes: totalBytes)
+                } catch let error where !(error is CatalogError) {
+                    // A bulk load finds a repeated id only when it builds
+                    // the id's index; had the index been there, the repeat
+                    // would have stopped the import first.
+                    throw (try? importer.repeatedIDError()).flatMap { $0 } ?? error
+                }
                 report = try importer.finish(dryRun: options.dryRun)
                 try checkInterruption()
             }

@@ -89,6 +89,13 @@ struct RecordImporter {
         var readData: Data?
         var number: Int
     }
+    /// The id's unique index while a bulk load has it dropped: built by
+    /// ``finish(dryRun:)``, or before the first statement that needs it
+    /// (``buildKeyIndex()``). Nil when the index is there.
+    var bulkKey: BulkKeyLoad?
+    /// Where each record of a bulk load starts, for the error about a
+    /// repeated id found when the key index is built.
+    let locations = RecordLocationLog()
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
@@ -112,18 +119,20 @@ struct RecordImporter {
         decoder = RecordDecoder(entity: codec.entity, model: catalog.model, syntax: syntax)
         decoder.defersMissingValues = options.update
         firstNewRowID = (try Int64.fetchOne(db, sql: "SELECT max(\(db.dialect.rowNumber)) FROM \(codec.entity.tableName)") ?? 0) + 1
-        insert = try db.recordInserter(codec)
-        batch = options.update ? nil : try db.recordBatchInserter(codec)
         undoAction = try UndoHistory.recordingAction(db)
         if firstNewRowID == 1 && !catalog.isOnPostgreSQL {  // max(rowid) is NULL: the table is empty
             // A first import into an empty catalog is a bulk load: build
-            // the lookup-only indexes once at the end, in this transaction
-            // (SQLite's indexes: PostgreSQL's stay).
+            // the lookup-only indexes and the id's unique index once at
+            // the end, in this transaction (SQLite's indexes: PostgreSQL's
+            // stay).
             deferredIndexes = catalog.model.indexes(of: codec.entity)
             for index in deferredIndexes {
                 try db.execute(sql: index.dropSQL)
             }
+            bulkKey = try BulkKeyLoad.begin(codec.entity, model: catalog.model, db)
         }
+        insert = try bulkKey?.inserter(codec, db) ?? db.recordInserter(codec)
+        batch = options.update ? nil : try db.recordBatchInserter(codec)
     }
 
     mutating func importRecord(_ item: PropertyListItem) throws {
@@ -143,6 +152,7 @@ struct RecordImporter {
         } else {
             record = try decoder.decode(item, number: number, warnings: &warnings)
         }
+        if bulkKey?.isBuilt == false { locations.append(record.location) }
         if record.children != nil || !record.baselines.isEmpty { try baselines(beside: &record) }
         var named: NamedPhoto?
         var readData: Data?
@@ -171,6 +181,7 @@ struct RecordImporter {
         if let missing = record.missingValues {
             // Left out by an update: the stored record gives them, and a
             // new one must have them.
+            try buildKeyIndex()
             let stored = try Bool.fetchOne(
                 db.cachedStatement(
                     sql: """
@@ -285,6 +296,7 @@ struct RecordImporter {
                 // A new record has no links to remove: no names, nothing
                 // to write (an export writes an empty tags array).
                 guard !names.isEmpty else { continue }
+                try buildKeyIndex()
                 _ = try RecordWriter(codec).setNames(names, of: key.storeValue, named, isNew: true, db, cache: &self.names)
             } catch let error as ValidationError {
                 throw ImportError(
@@ -299,6 +311,8 @@ struct RecordImporter {
     private mutating func importRecordNotNew(
         _ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?
     ) throws {
+        // Every way on looks the record up by its id.
+        try buildKeyIndex()
         var tie = record.tie
         let recordNumber = number
         func failure(_ message: String, field: String? = nil, at location: SourceLocation? = nil) -> ImportError {
@@ -696,6 +710,9 @@ struct RecordImporter {
     /// Stores the record's owned objects, linked to it.
     private mutating func insertChildren(of record: DecodedRecord) throws {
         guard let children = record.children else { return }
+        // A wear refers to its record by id: SQLite checks that through
+        // the id's unique index.
+        if children.values.contains(where: { !$0.isEmpty }) { try buildKeyIndex() }
         for (name, objects) in children {
             guard let (childCodec, link) = childCodec(name) else { continue }
             for var object in objects {
@@ -762,6 +779,7 @@ struct RecordImporter {
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         try flushPending()
         try updatedIDs.finish(db)
+        try buildKeyIndex(restoringCache: false)
         if !deferredIndexes.isEmpty {
             // With a smaller page cache: the builds' sorts take as much
             // memory again.
@@ -786,5 +804,46 @@ struct RecordImporter {
         report.photoFilesWritten = dryRun ? 0 : changes.created.count
         report.dryRun = dryRun
         return report
+    }
+}
+
+extension RecordImporter {
+    /// Builds the id's unique index if a bulk load dropped it: at the end,
+    /// or before the first statement that needs it (a lookup by id, a row
+    /// that refers to a record by its id), after which the load goes on
+    /// with the index, as any import does.
+    ///
+    /// - Parameter restoringCache: Set the import's page cache again
+    ///   after the build (false at the end: the deferred indexes are built
+    ///   next, with the same small cache).
+    /// - Throws: ``ImportError`` for the first record whose id an earlier
+    ///   record has, as the insert of that record would have thrown it.
+    mutating func buildKeyIndex(restoringCache: Bool = true) throws {
+        guard var key = bulkKey, !key.isBuilt else { return }
+        let built = try key.build(
+            db, cacheKiB: SecondaryIndex.bulkBuildCacheKiB, restoring: restoringCache ? Catalog.importCacheKiB : nil)
+        bulkKey = key
+        if !built, let error = try repeatedIDError() { throw error }
+    }
+
+    /// While a bulk load's key index is not built: the error for the
+    /// first record that repeats an earlier record's id, located at the
+    /// repeat, with the words the import uses when the index finds it at
+    /// once; nil when no id repeats.
+    ///
+    /// The import asks this before it reports any other failure: a
+    /// repeated id earlier in the file is the error the user would have
+    /// got first.
+    func repeatedIDError() throws -> ImportError? {
+        guard let key = bulkKey, !key.isBuilt, let repeated = try key.firstRepeat(db) else { return nil }
+        let table = codec.entity.tableName
+        let row = try StoreRow.fetchOne(
+            db.cachedStatement(sql: codec.selection + " WHERE \"\(table)\".\(db.dialect.rowNumber) = ?"),
+            arguments: [repeated.rowid])
+        let label = try row.map { try codec.decode($0).label }
+        let number = Int(repeated.rowid)
+        return ImportError(
+            location: locations.location(ofRecord: number), recordNumber: number, record: label, field: "id",
+            message: "the id \(repeated.key) appears more than once in this file")
     }
 }

@@ -35,8 +35,12 @@ extension AttributeDescription {
     }
 
     /// The column's definition, as `CREATE TABLE` and `ALTER TABLE` take it.
+    ///
+    /// A primary key is a plain `NOT NULL` column: its table is a rowid
+    /// table, and what makes the key unique is its own index,
+    /// ``ObjectModel/keyIndex(of:)``.
     func columnDefinition(named column: String, unique: Bool) -> String {
-        if isPrimaryKey { return "\"\(column)\" \(sqlType) PRIMARY KEY NOT NULL" }
+        if isPrimaryKey { return "\"\(column)\" \(sqlType) NOT NULL" }
         var parts = ["\"\(column)\"", sqlType]
         if !isOptional { parts.append("NOT NULL") }
         if unique { parts.append("UNIQUE") }
@@ -188,7 +192,7 @@ extension ObjectModel {
         var statements: [String] = []
         for entity in entities {
             statements.append(createTableSQL(entity))
-            statements += indexes(of: entity).map(\.createSQL)
+            statements += ((keyIndex(of: entity).map { [$0] } ?? []) + indexes(of: entity)).map(\.createSQL)
         }
         for table in joinTables {
             let owner = table.owner.entity
@@ -235,6 +239,27 @@ extension ObjectModel {
         "\"\(link.name)\" \(link.sqlType)" + (link.relationship.isOptional ? "" : " NOT NULL")
             + " REFERENCES \"\(link.destination.tableName)\"(\"\(link.destination.primaryKeyColumn)\")"
             + " ON DELETE \(link.onDelete)"
+    }
+
+    /// The `UNIQUE` index that keeps an entity's declared primary key
+    /// (`bowtie_id`), nil for an entity without one (its rowid, `pk`, is
+    /// the key).
+    ///
+    /// Why an index beside the rowid rather than `PRIMARY KEY`: SQLite
+    /// keeps a `TEXT PRIMARY KEY` in an index it makes itself, which no
+    /// statement can drop. Random UUIDs land on a random leaf of it at
+    /// each insert, and once it outgrows the page cache each insert reads
+    /// and writes a page: two thirds of an import's storing work at a
+    /// million records, growing with the catalog (bench/README.md,
+    /// "session 9"). An index of our own can be dropped for a bulk load
+    /// into an empty catalog and built by one sort at the end
+    /// (``RecordImporter``), and it makes the key exactly as unique, and
+    /// as usable by `REFERENCES`, `ON CONFLICT` and lookups, as the
+    /// primary key did.
+    func keyIndex(of entity: EntityDescription) -> SecondaryIndex? {
+        guard let key = entity.primaryKeyAttribute else { return nil }
+        let table = entity.tableName
+        return SecondaryIndex(name: "\(table)_\(key.columnName)", columns: [key.columnName], table: table, isUnique: true)
     }
 
     /// The indexes of an entity's table that enforce nothing (``SecondaryIndex``).
@@ -398,15 +423,21 @@ extension ObjectModel {
     }
 }
 
-/// A non-unique index, by the statements that create and drop it.
+/// An index, by the statements that create and drop it: a lookup-only
+/// one, or the `UNIQUE` one that keeps a primary key
+/// (``ObjectModel/keyIndex(of:)``).
 struct SecondaryIndex: Sendable {
     var name: String
     /// Key columns as `CREATE INDEX` lists them, with their collation
     /// when not the default (`searchKey COLLATE NOCASE`).
     var columns: [String]
     var table: String
+    /// `CREATE UNIQUE INDEX`: building it fails on a repeated key.
+    var isUnique = false
 
-    var createSQL: String { "CREATE INDEX IF NOT EXISTS \(name) ON \(table)(\(columns.joined(separator: ", ")))" }
+    var createSQL: String {
+        "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table)(\(columns.joined(separator: ", ")))"
+    }
     var dropSQL: String { "DROP INDEX IF EXISTS \(name)" }
 }
 

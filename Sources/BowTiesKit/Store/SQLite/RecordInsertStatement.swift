@@ -35,10 +35,15 @@ final class RecordInsertStatement: RecordInserter {
     private let parameters: [Int]
 
     /// Prepares the statement (persistent: it runs once per record).
+    ///
+    /// - Parameter skipsStoredKeys: `ON CONFLICT(<primary key>) DO
+    ///   NOTHING`, which needs the key's unique index. A bulk load that
+    ///   builds that index at the end (``BulkKeyLoad``) inserts without
+    ///   it: a repeated key is then found when the index is built.
     /// - Throws: `DatabaseError` when SQLite refuses it.
-    init(_ db: Database, codec: EntityCodec) throws {
+    init(_ db: Database, codec: EntityCodec, skipsStoredKeys: Bool = true) throws {
         let key = codec.entity.primaryKeyColumn
-        sql = codec.insertSQL + " ON CONFLICT(\"\(key)\") DO NOTHING"
+        sql = codec.insertSQL + (skipsStoredKeys ? " ON CONFLICT(\"\(key)\") DO NOTHING" : "")
         (connection, statement) = try RawStatement.prepare(sql, in: db, persistent: true)
         self.codec = codec
         let attributes = codec.entity.attributes
