@@ -132,31 +132,7 @@ struct ServeCommandTests {
     func concurrentWears() throws {
         let workspace = try Self.sampleWorkspace()
         let server = try ServedCatalog(workspace)
-        let binary = try BowTiesRunner.executableURL()
-        let url = server.origin + "/api/ties/R/wear"
-        var processes: [Process] = []
-        for worker in 0..<9 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            // 8 clients of the API and one of the command line, 10 wears
-            // each; each stops at its first failure and says which.
-            let wear =
-                worker < 8
-                ? #"curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$1" >/dev/null"#
-                : #""$2" wear R >/dev/null"#
-            process.arguments = [
-                "-c", "i=0; while [ $i -lt 10 ]; do \(wear) || { echo \"worker $3: wear $i failed\" >&2; exit 1; }; i=$((i+1)); done",
-                "sh", url, binary.path, String(worker),
-            ]
-            process.environment = workspace.environment
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            processes.append(process)
-        }
-        for process in processes {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-        }
+        try server.wearConcurrently(10, environment: workspace.environment)
         #expect(try workspace.timesWorn("R") == 12 + 90)
     }
 

@@ -186,33 +186,9 @@ struct ServePostgreSQLTests {
         let workspace = try CatalogWorkspace()
         let (_, environment) = try Self.sampleDatabase(database, workspace)
         let server = try ServedCatalog(workspace, environment: environment)
-        let binary = try BowTiesRunner.executableURL()
         var variables = workspace.environment
         for (name, value) in environment { variables[name] = value }
-        var processes: [Process] = []
-        for worker in 0..<9 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            // 8 clients of the API and one of the command line, 5 wears
-            // each; each stops at its first failure and says which.
-            let wear =
-                worker < 8
-                ? #"curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$1" >/dev/null"#
-                : #""$2" wear R >/dev/null"#
-            process.arguments = [
-                "-c",
-                "i=0; while [ $i -lt 5 ]; do \(wear) || { echo \"worker $3: wear $i failed\" >&2; exit 1; }; i=$((i+1)); done",
-                "sh", server.origin + "/api/ties/R/wear", binary.path, String(worker),
-            ]
-            process.environment = variables
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            processes.append(process)
-        }
-        for process in processes {
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
-        }
+        try server.wearConcurrently(5, environment: variables)
         #expect(try Self.timesWorn("R", workspace, environment) == 12 + 45)
     }
 }

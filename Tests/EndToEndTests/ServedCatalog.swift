@@ -123,3 +123,34 @@ final class ServedCatalog {
         return Answer(status: status, headers: headers, body: parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 }
+
+extension ServedCatalog {
+    /// Runs 8 clients of the API and one of the command line at once, each
+    /// wearing tie R `wears` times (each stops at its first failure and
+    /// says which), and expects every one to succeed.
+    func wearConcurrently(_ wears: Int, environment: [String: String]) throws {
+        let binary = try BowTiesRunner.executableURL()
+        var processes: [Process] = []
+        for worker in 0..<9 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            let wear =
+                worker < 8
+                ? #"curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$1" >/dev/null"#
+                : #""$2" wear R >/dev/null"#
+            process.arguments = [
+                "-c",
+                "i=0; while [ $i -lt \(wears) ]; do \(wear) || { echo \"worker $3: wear $i failed\" >&2; exit 1; }; i=$((i+1)); done",
+                "sh", origin + "/api/ties/R/wear", binary.path, String(worker),
+            ]
+            process.environment = environment
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            processes.append(process)
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+    }
+}
