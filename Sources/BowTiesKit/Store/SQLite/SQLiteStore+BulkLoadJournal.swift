@@ -34,22 +34,22 @@ import GRDB
 /// - **Durability**: `synchronous = FULL` while the journal is used, so
 ///   the commit is on disk when the command returns, as in WAL.
 ///
-/// After the transaction (committed or not) the store goes back to WAL.
-/// A process that ends before it can (a kill) leaves the store in
-/// rollback mode, perhaps with a hot journal that SQLite rolls back at
-/// the next open; the next open that writes sets WAL again
+/// After the commit the store goes back to WAL. A failed import leaves
+/// it to the command's clean-up, which removes the store; a process that
+/// ends before either (a kill), or a store another command still has
+/// open, stays in rollback mode, perhaps with a hot journal that SQLite
+/// rolls back at the next open; the next open that writes sets WAL again
 /// (``isRollbackJournaled(_:)``).
 extension SQLiteStore {
     func withBulkLoadJournal<T>(_ body: () throws -> T) throws -> T {
         guard isWritable, isCreatedByThisOpen, try leaveWAL() else { return try body() }
-        let result: T
-        do {
-            result = try body()
-        } catch {
-            // Back to WAL, or the next open that writes does it.
-            try? mapErrors { try Self.restoreWAL(database, busyWait) }
-            throw error
-        }
+        // Failed: the command removes the store it created, unless
+        // another command has it open; then the next open that writes
+        // sets WAL again. Not here: setting it waits for every other
+        // connection, and a command that waited for this import and then
+        // filled the store would have closed it by then, so the clean-up
+        // would remove its ties (`NewStoreTests`).
+        let result = try body()
         // The import is committed: a failure here is not the import's.
         try? mapErrors { try Self.restoreWAL(database, busyWait) }
         return result
