@@ -49,8 +49,9 @@ extension Catalog {
         var report = ImportReport()
         // A larger page cache for the import only: at a million records
         // the id and search-key indexes outgrow SQLite's default 2 MiB,
-        // and every miss is a read and a write of the WAL.
-        try store.withCacheSize(kibibytes: Self.importCacheKiB) {
+        // and every miss is a read and a write of the WAL. A store this
+        // import created is filled through a rollback journal instead.
+        try withImportStoreSettings {
             try write(action: "Import \(opened.displayName)", insertsAsRanges: true, commit: !options.dryRun) {
                 db, changes in
                 var importer = try RecordImporter(

@@ -60,6 +60,14 @@ protocol CatalogStore: AnyObject, Sendable {
     /// that may touch as many rows), then the store's usual one.
     func withCacheSize<T>(kibibytes: Int, _ body: () throws -> T) throws -> T
 
+    /// Runs `body`, one write transaction that fills the catalog (an
+    /// import), with the journal that suits a bulk load; the same
+    /// guarantees hold either way. ``SQLiteStore`` writes a store that
+    /// this open created through a rollback journal instead of its WAL
+    /// (``SQLiteStore/withBulkLoadJournal(_:)``); other stores run `body`
+    /// as it is.
+    func withBulkLoadJournal<T>(_ body: () throws -> T) throws -> T
+
     /// The message of a backend error `body` let through, or nil for
     /// another error (the check reports an unreadable store as a problem).
     func failureMessage(_ error: any Error) -> String?

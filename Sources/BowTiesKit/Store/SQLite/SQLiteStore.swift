@@ -31,6 +31,11 @@ final class SQLiteStore: CatalogStore {
     /// runs (``upgradedSchema``, ``olderSchema``).
     private let schemaOnOpen = Mutex<(upgraded: Catalog.SchemaVersions?, older: Catalog.SchemaVersions?)>((nil, nil))
 
+    /// True when this open created the store (its file was missing or
+    /// empty): an import may then fill it through a rollback journal
+    /// (``withBulkLoadJournal(_:)``).
+    let isCreatedByThisOpen: Bool
+
     var upgradedSchema: Catalog.SchemaVersions? { schemaOnOpen.withLock { $0.upgraded } }
     var olderSchema: Catalog.SchemaVersions? { schemaOnOpen.withLock { $0.older } }
 
@@ -72,6 +77,7 @@ final class SQLiteStore: CatalogStore {
             // in the binary, on every command's start.
             var status = stat()
             let isNew = stat(url.path, &status) != 0 || status.st_size == 0
+            isCreatedByThisOpen = mode == .createIfMissing && isNew
             SQLiteProcessSettings.apply()
             var configuration = Configuration()
             // The journal mode is the store's own, set once when it is
@@ -103,6 +109,11 @@ final class SQLiteStore: CatalogStore {
                         }
                     }
                 }
+            }
+            if mode.writes && !isNew && Self.isRollbackJournaled(url.path) {
+                // A bulk load's journal left behind by a process that
+                // ended before it could set WAL again.
+                try Self.mapErrors(store: url, busyWait) { try Self.restoreWAL(database, busyWait) }
             }
             try Self.mapErrors(store: url, busyWait) {
                 try Self.retryingWhenBusy(busyWait) { try prepareSchema(mode: mode) }
