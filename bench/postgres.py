@@ -179,7 +179,14 @@ def main(argv):
                         help="the size list and export stream, and whose import's memory is measured (default 1M)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each import (default 3)")
     parser.add_argument("--short-runs", type=int, default=21, help="runs of show and wear (default 21)")
+    parser.add_argument("--only", default="import,short,large",
+                        help="the sections to run, of import (the import against \\copy), short (show and wear"
+                             " against psql -c) and large (the large import's memory, list and export streamed);"
+                             " default all. The results file is written only for all three.")
     options = parser.parse_args(argv)
+    sections = set(options.only.split(","))
+    if not sections <= {"import", "short", "large"}:
+        sys.exit(f"--only: {options.only}: import, short, large")
     bowties = os.environ.get("BOWTIES_BIN") or sys.exit("BOWTIES_BIN: the bowties binary to measure")
     os.environ.update({"PGPASSWORD": PASSWORD, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent"})
     for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSSLMODE"]:
@@ -262,123 +269,127 @@ def main(argv):
                 return run.wall, run.rss
             return measure
 
-        imports = in_turns({
+        imports = {} if "import" not in sections else in_turns({
             "bowties import": bowties_import,
             "psql \\copy CSV": psql_copy(csv_path, "CSV"),
             "psql \\copy binary": psql_copy(binary_path, "(FORMAT binary)"),
             "psql \\copy binary to a staging table, INSERT … SELECT": psql_copy(binary_path, "(FORMAT binary)", True),
         }, options.runs)
         after = load()
-        csv_median = median([wall for wall, _ in imports["psql \\copy CSV"]])
-        report += [
-            f"## Import of {options.records:,} records",
-            "",
-            f"The bench's XML property list ({os.path.getsize(data) / 1e6:.0f} MB, photos by name from"
-            " SampleData/Images) into a new database, against psql's `\\copy` of the same records (exported"
-            " from the catalog) into a plain table with the catalog's columns, key and indexes (`id`, the"
-            " unique search key and its case-folded lookup, the photo's hash), no trigger,"
-            f" no foreign key, a new one each run. {options.runs} runs each, in turns; load average at the end"
-            f" {' '.join(after)}.",
-            "",
-            "| command | median wall | runs | peak RSS | ÷ psql \\copy CSV |",
-            "|---|---|---|---|---|",
-        ]
-        for name, figures in imports.items():
-            walls = [wall for wall, _ in figures]
-            rss = max(value for _, value in figures)
-            report.append(f"| {name} | {harness.seconds(median(walls))} | "
-                          f"{', '.join(harness.seconds(wall) for wall in walls)} | {harness.mib(rss)} | "
-                          f"{harness.times(median(walls) / csv_median)} |")
-        report.append("")
+        csv_median = median([wall for wall, _ in imports["psql \\copy CSV"]]) if imports else None
+        if imports:
+            report += [
+                f"## Import of {options.records:,} records",
+                "",
+                f"The bench's XML property list ({os.path.getsize(data) / 1e6:.0f} MB, photos by name from"
+                " SampleData/Images) into a new database, against psql's `\\copy` of the same records (exported"
+                " from the catalog) into a plain table with the catalog's columns, key and indexes (`id`, the"
+                " unique search key and its case-folded lookup, the photo's hash), no trigger,"
+                f" no foreign key, a new one each run. {options.runs} runs each, in turns; load average at the end"
+                f" {' '.join(after)}.",
+                "",
+                "| command | median wall | runs | peak RSS | ÷ psql \\copy CSV |",
+                "|---|---|---|---|---|",
+            ]
+            for name, figures in imports.items():
+                walls = [wall for wall, _ in figures]
+                rss = max(value for _, value in figures)
+                report.append(f"| {name} | {harness.seconds(median(walls))} | "
+                              f"{', '.join(harness.seconds(wall) for wall in walls)} | {harness.mib(rss)} | "
+                              f"{harness.times(median(walls) / csv_median)} |")
+            report.append("")
 
         # ------------------------------------------------ show and wear
-        address = f"postgresql://{OWNER}@127.0.0.1:{server.port}/import{runs['import']}"
-        database = f"import{runs['import']}"
-        key = gen.search_key(options.records // 2)
-        log(f"show and wear {key}, load {' '.join(load())}")
-        results = {}
-        show_sql = f"SELECT * FROM bowtie WHERE \"searchKey\" = '{key}'"
-        wear_sql = ("INSERT INTO wear (date, note, \"bowTie_id\") SELECT extract(epoch FROM now()), NULL, id "
-                    f"FROM bowtie WHERE \"searchKey\" = '{key}'")
-        harness.measure_short(results, {
-            "bowties show": [bowties, "show", key, "--store", address],
-            "psql -c SELECT": server.psql(database) + ["-c", show_sql],
-        }, options.short_runs)
-        harness.measure_short(results, {
-            "bowties wear": [bowties, "wear", key, "--store", address],
-            "psql -c INSERT": server.psql(database) + ["-c", wear_sql],
-        }, options.short_runs)
-        after = load()
-        report += [
-            f"## show and wear at {options.records:,}",
-            "",
-            f"On the last import's catalog, KEY {key} (the middle record); psql runs the SQL that does the"
-            " same work (`SELECT * … WHERE \"searchKey\" = KEY`; `INSERT INTO wear … SELECT … WHERE"
-            " \"searchKey\" = KEY`, whose triggers update `timesWorn` and `lastWorn` as bowties' wear does;"
-            " bowties also takes the write lock and records the undo history). Whole processes, connection"
-            f" and authentication included; {options.short_runs} runs each in turns; load average at the"
-            f" end {' '.join(after)}.",
-            "",
-            "| command | median wall | peak RSS | ratio |",
-            "|---|---|---|---|",
-        ]
-        for ours, theirs in [("bowties show", "psql -c SELECT"), ("bowties wear", "psql -c INSERT")]:
-            mine, floor = results[ours], results[theirs]
-            for name, result in [(ours, mine), (theirs, floor)]:
-                if result.failure:
-                    raise RuntimeError(f"{name}: {result.failure}")
-            ratio = median(mine.walls) / median(floor.walls)
-            report.append(f"| {ours} | {harness.seconds(median(mine.walls))} | {harness.mib(max(mine.rss))} | "
-                          f"{harness.times(ratio)} |")
-            report.append(f"| {theirs} | {harness.seconds(median(floor.walls))} | {harness.mib(max(floor.rss))} | |")
-        report.append("")
+        if "short" in sections:
+            database = f"import{runs['import']}" if runs["import"] else "warm"
+            address = f"postgresql://{OWNER}@127.0.0.1:{server.port}/{database}"
+            key = gen.search_key(options.records // 2)
+            log(f"show and wear {key}, load {' '.join(load())}")
+            results = {}
+            show_sql = f"SELECT * FROM bowtie WHERE \"searchKey\" = '{key}'"
+            wear_sql = ("INSERT INTO wear (date, note, \"bowTie_id\") SELECT extract(epoch FROM now()), NULL, id "
+                        f"FROM bowtie WHERE \"searchKey\" = '{key}'")
+            harness.measure_short(results, {
+                "bowties show": [bowties, "show", key, "--store", address],
+                "psql -c SELECT": server.psql(database) + ["-c", show_sql],
+            }, options.short_runs)
+            harness.measure_short(results, {
+                "bowties wear": [bowties, "wear", key, "--store", address],
+                "psql -c INSERT": server.psql(database) + ["-c", wear_sql],
+            }, options.short_runs)
+            after = load()
+            report += [
+                f"## show and wear at {options.records:,}",
+                "",
+                f"On the last import's catalog, KEY {key} (the middle record); psql runs the SQL that does the"
+                " same work (`SELECT * … WHERE \"searchKey\" = KEY`; `INSERT INTO wear … SELECT … WHERE"
+                " \"searchKey\" = KEY`, whose triggers update `timesWorn` and `lastWorn` as bowties' wear does;"
+                " bowties also takes the write lock and records the undo history). Whole processes, connection"
+                f" and authentication included; {options.short_runs} runs each in turns; load average at the"
+                f" end {' '.join(after)}.",
+                "",
+                "| command | median wall | peak RSS | ratio |",
+                "|---|---|---|---|",
+            ]
+            for ours, theirs in [("bowties show", "psql -c SELECT"), ("bowties wear", "psql -c INSERT")]:
+                mine, floor = results[ours], results[theirs]
+                for name, result in [(ours, mine), (theirs, floor)]:
+                    if result.failure:
+                        raise RuntimeError(f"{name}: {result.failure}")
+                ratio = median(mine.walls) / median(floor.walls)
+                report.append(f"| {ours} | {harness.seconds(median(mine.walls))} | {harness.mib(max(mine.rss))} | "
+                              f"{harness.times(ratio)} |")
+                report.append(f"| {theirs} | {harness.seconds(median(floor.walls))} | {harness.mib(max(floor.rss))} | |")
+            report.append("")
 
         # ------------------------------------------------ the large catalog
-        large = harness.data_file(options.large, images=True)
-        log(f"import of {options.large:,} records, load {' '.join(load())}")
-        big = server.create("large")
-        imported = checked(harness.timed([bowties, "import", large, "--images", images, "--store", big]),
-                           "import (large)")
-        export_sql = (f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO STDOUT CSV")
-        log(f"list and export of {options.large:,}, load {' '.join(load())}")
-        streams = in_turns({
-            "bowties list": lambda: first_row_and_total([bowties, "list", "--store", big]),
-            "bowties export (CSV)": lambda: first_row_and_total([bowties, "export", "--store", big]),
-            "psql \\copy … TO STDOUT CSV": lambda: first_row_and_total(server.psql("large") + ["-c", export_sql]),
-        }, max(1, min(options.runs, 3)))
-        memory = {
-            "bowties list": checked(harness.timed([bowties, "list", "--store", big]), "list").rss,
-            "bowties export (CSV)": checked(harness.timed([bowties, "export", "--store", big]), "export").rss,
-            "psql \\copy … TO STDOUT CSV": checked(harness.timed(server.psql("large") + ["-c", export_sql]),
-                                                   "psql").rss,
-        }
-        after = load()
-        report += [
-            f"## {options.large:,} records: the import's memory, list and export streamed",
-            "",
-            f"The import of {os.path.getsize(large) / 1e6:.0f} MB ({options.large:,} records) into a new"
-            f" database: {harness.seconds(imported.wall)}, peak RSS {harness.mib(imported.rss)}"
-            f" (one run). Then, on that catalog, in turns, {max(1, min(options.runs, 3))} runs each: the"
-            " time until the first row arrives on a pipe, and until the last; peak RSS from one more run"
-            f" each. Load average at the end {' '.join(after)}.",
-            "",
-            "| command | first row (median) | all rows (median) | peak RSS |",
-            "|---|---|---|---|",
-        ]
-        for name, figures in streams.items():
-            report.append(f"| {name} | {harness.seconds(median([first for first, _ in figures]))} | "
-                          f"{harness.seconds(median([total for _, total in figures]))} | "
-                          f"{harness.mib(memory[name])} |")
-        report.append("")
+        if "large" in sections:
+            large = harness.data_file(options.large, images=True)
+            log(f"import of {options.large:,} records, load {' '.join(load())}")
+            big = server.create("large")
+            imported = checked(harness.timed([bowties, "import", large, "--images", images, "--store", big]),
+                               "import (large)")
+            export_sql = (f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO STDOUT CSV")
+            log(f"list and export of {options.large:,}, load {' '.join(load())}")
+            streams = in_turns({
+                "bowties list": lambda: first_row_and_total([bowties, "list", "--store", big]),
+                "bowties export (CSV)": lambda: first_row_and_total([bowties, "export", "--store", big]),
+                "psql \\copy … TO STDOUT CSV": lambda: first_row_and_total(server.psql("large") + ["-c", export_sql]),
+            }, max(1, min(options.runs, 3)))
+            memory = {
+                "bowties list": checked(harness.timed([bowties, "list", "--store", big]), "list").rss,
+                "bowties export (CSV)": checked(harness.timed([bowties, "export", "--store", big]), "export").rss,
+                "psql \\copy … TO STDOUT CSV": checked(harness.timed(server.psql("large") + ["-c", export_sql]),
+                                                       "psql").rss,
+            }
+            after = load()
+            report += [
+                f"## {options.large:,} records: the import's memory, list and export streamed",
+                "",
+                f"The import of {os.path.getsize(large) / 1e6:.0f} MB ({options.large:,} records) into a new"
+                f" database: {harness.seconds(imported.wall)}, peak RSS {harness.mib(imported.rss)}"
+                f" (one run). Then, on that catalog, in turns, {max(1, min(options.runs, 3))} runs each: the"
+                " time until the first row arrives on a pipe, and until the last; peak RSS from one more run"
+                f" each. Load average at the end {' '.join(after)}.",
+                "",
+                "| command | first row (median) | all rows (median) | peak RSS |",
+                "|---|---|---|---|",
+            ]
+            for name, figures in streams.items():
+                report.append(f"| {name} | {harness.seconds(median([first for first, _ in figures]))} | "
+                              f"{harness.seconds(median([total for _, total in figures]))} | "
+                              f"{harness.mib(memory[name])} |")
+            report.append("")
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
     text = "\n".join(report) + "\n"
-    os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
-    with open(RESULTS, "w") as out:
-        out.write(text)
     sys.stdout.write(text)
-    log(f"written to {RESULTS}")
+    if sections == {"import", "short", "large"}:
+        os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
+        with open(RESULTS, "w") as out:
+            out.write(text)
+        log(f"written to {RESULTS}")
 
 
 if __name__ == "__main__":

@@ -68,3 +68,7 @@ CLIBRARYLOADER_FORWARD(pq, PQnoticeProcessor, PQsetNoticeProcessor, (PGconn *con
     (conn, proc, arg))
 CLIBRARYLOADER_FORWARD(pq, int, PQputCopyData, (PGconn *conn, const char *buffer, int nbytes), (conn, buffer, nbytes))
 CLIBRARYLOADER_FORWARD(pq, int, PQputCopyEnd, (PGconn *conn, const char *errormsg), (conn, errormsg))
+CLIBRARYLOADER_FORWARD(pq, int, PQenterPipelineMode, (PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, int, PQexitPipelineMode, (PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, int, PQpipelineSync, (PGconn *conn), (conn))
+CLIBRARYLOADER_FORWARD(pq, int, PQflush, (PGconn *conn), (conn))

@@ -47,6 +47,7 @@ extension Catalog {
         let (source, syntax) = try openSource(opened, options: options)
         let totalBytes = opened.size
         var report = ImportReport()
+        var analyze = false
         // A larger page cache for the import only: at a million records
         // the id and search-key indexes outgrow SQLite's default 2 MiB,
         // and every miss is a read and a write of the WAL. A store this
@@ -66,9 +67,31 @@ extension Catalog {
                 }
                 report = try importer.finish(dryRun: options.dryRun)
                 try checkInterruption()
+                analyze =
+                    !options.dryRun
+                    && Self.changesStatistics(
+                        written: report.added + report.updated, before: importer.firstNewRowID - 1)
             }
         }
+        if analyze {
+            // Committed already: a failure here (Ctrl-C, a lost
+            // connection) leaves the statistics to the server's
+            // autovacuum, and the import is reported as it went.
+            try? store.refreshStatistics()
+        }
         return report
+    }
+
+    /// Whether an import that wrote `written` records into a table that
+    /// held rows numbered up to `before` changed it enough that the
+    /// planner's statistics should be taken again
+    /// (``CatalogStore/refreshStatistics()``): at least 1,000 records and
+    /// a tenth of what was there, as PostgreSQL's autovacuum would judge
+    /// (its default: 50 rows and a tenth), but at once. A few records
+    /// into a large catalog change no plan, and analysing it would cost
+    /// more than their import.
+    static func changesStatistics(written: Int, before: Int64) -> Bool {
+        written >= 1000 && Int64(written) * 10 >= before
     }
 
     /// The names a CSV header may use: what tells a CSV file by content.

@@ -70,8 +70,12 @@ struct RecordImporter {
     /// change stored photos that later records look up as they are read).
     let batch: (any RecordBatchInserter)?
     /// The records staged in ``batch``, in file order, waiting for
-    /// ``flushPending()`` to learn whether they were written.
+    /// ``flushPending()`` to send them.
     var pending: [StagedRecord] = []
+    /// The records of the batch sent last, while the server writes them
+    /// and this import reads the next ones: ``concludeInFlight()`` learns
+    /// whether they were written before any other statement is run.
+    var inFlight: [StagedRecord] = []
     /// The photo bytes the staged records hold.
     var pendingPhotoBytes = 0
     /// Whether a staged record will warn once written (its photo is
@@ -204,7 +208,7 @@ struct RecordImporter {
                 pendingPhotoBytes += readData?.count ?? 0
                 if case .missing? = named { pendingWarns = true }
                 if batch.stagedCount >= Self.batchSize || batch.stagedBytes + pendingPhotoBytes >= Self.batchBytes {
-                    try flushPending()
+                    try flushPending(overlapping: true)
                 }
                 return
             }
@@ -223,19 +227,41 @@ struct RecordImporter {
         try recordInserted(record, named, readData)
     }
 
-    /// Writes the staged records (``batch``), then what each needs beside
-    /// its row (tags, wears, counts, warnings), in file order. When the
-    /// batch could not be written whole (a record in it is stored
-    /// already, or breaks a constraint), nothing of it was, and each
-    /// record goes through ``insertOne(_:_:_:)``, which says which record
-    /// is at fault exactly as an import one record at a time does.
-    mutating func flushPending() throws {
+    /// Sends the staged records (``batch``); then, once the server has
+    /// written them, what each needs beside its row (tags, wears, counts,
+    /// warnings), in file order (``concludeInFlight()``). When the batch
+    /// could not be written whole (a record in it is stored already, or
+    /// breaks a constraint), nothing of it was, and each record goes
+    /// through ``insertOne(_:_:_:)``, which says which record is at
+    /// fault exactly as an import one record at a time does.
+    ///
+    /// With `overlapping` (a full batch, more records to come), a batch
+    /// whose records need nothing more (no tags, no wears, no warning)
+    /// is left in flight: the server writes it while the next records
+    /// are read and encoded, and it is concluded before the next
+    /// statement (the next batch, a photo's row, the end).
+    mutating func flushPending(overlapping: Bool = false) throws {
+        try concludeInFlight()
         guard let batch, !pending.isEmpty else { return }
-        let written = try batch.flush()
-        var staged: [StagedRecord] = []
-        swap(&staged, &pending)
+        swap(&inFlight, &pending)
+        let warns = pendingWarns
         pendingPhotoBytes = 0
         pendingWarns = false
+        try batch.send()
+        if !overlapping || warns
+            || inFlight.contains(where: { !$0.record.tie.record.names.isEmpty || $0.record.children != nil })
+        {
+            try concludeInFlight()
+        }
+    }
+
+    /// Waits for the batch in flight (``flushPending()``) and finishes
+    /// its records.
+    mutating func concludeInFlight() throws {
+        guard let batch, !inFlight.isEmpty else { return }
+        let written = try batch.finish()
+        var staged: [StagedRecord] = []
+        swap(&staged, &inFlight)
         let current = number
         defer { number = current }
         for record in staged {
@@ -254,7 +280,7 @@ struct RecordImporter {
     /// the one to report. A store's error is reported as it is: the
     /// transaction cannot go on.
     mutating func flushBeforeFailing(_ error: any Error) throws {
-        guard !pending.isEmpty, !(error is CatalogError), catalog.store.failureMessage(error) == nil else { return }
+        guard !pending.isEmpty || !inFlight.isEmpty, !(error is CatalogError), catalog.store.failureMessage(error) == nil else { return }
         try flushPending()
     }
 
@@ -471,6 +497,7 @@ struct RecordImporter {
                         location: location, recordNumber: number, record: record.tie.label, field: "imageName",
                         message: "image \(path) \(refusal); \(ImageFormat.acceptedHint)")
                 }
+                try concludeInFlight()  // before any other statement
                 let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
                 if isNew { addedPhoto(info.sha256) }
                 if !photosUsed.contains(info.sha256) { unusedPhotoPaths[info.sha256] = path }
@@ -551,6 +578,7 @@ struct RecordImporter {
                 "the photo is \(bytes.count) bytes, more than the \(ImageResolver.maximumPhotoSize / 1_048_576) MiB a photo may have",
                 record)
         }
+        try concludeInFlight()  // before any other statement
         let (info, isNew) = try catalog.insertBlob(bytes, threshold: threshold, db)
         if isNew { addedPhoto(info.sha256) }
         return (.stored(info), bytes)
@@ -576,6 +604,7 @@ struct RecordImporter {
     ///   record.
     private mutating func photo(hash sha256: String, _ record: DecodedRecord) throws -> (NamedPhoto, Data?) {
         if let known = photoByHash[sha256] { return (known, nil) }
+        try concludeInFlight()  // before any other statement
         var named: NamedPhoto
         var data: Data?
         if let row = try StoreRow.fetchOne(

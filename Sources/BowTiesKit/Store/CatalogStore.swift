@@ -75,6 +75,13 @@ protocol CatalogStore: AnyObject, Sendable {
     /// Turns the backend's errors thrown by `body` into ``CatalogError``s.
     func mapErrors<T>(_ body: () throws -> T) throws -> T
 
+    /// Brings what the store's query planner knows of its tables up to
+    /// date after a write that added or changed many rows (an import),
+    /// outside any transaction. PostgreSQL's `ANALYZE`; nothing on SQLite,
+    /// whose planner has never been given statistics (`ANALYZE`) and
+    /// chooses by the indexes alone.
+    func refreshStatistics() throws
+
     /// Writes a consistent copy of the store to `destination`, reading
     /// only (a dry run works on the copy).
     func copyDatabase(to destination: URL) throws
@@ -108,6 +115,10 @@ protocol CatalogStore: AnyObject, Sendable {
     func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation]
     /// How the live schema differs from the one the declaration makes.
     func schemaDifferences(_ session: any StoreSession) throws -> [String]
+}
+
+extension CatalogStore {
+    func refreshStatistics() throws {}
 }
 
 /// One action's recording, begun by

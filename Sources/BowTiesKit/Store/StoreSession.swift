@@ -254,12 +254,27 @@ protocol RecordBatchInserter: AnyObject {
     /// The bytes staged so far: the caller flushes before they grow
     /// past what an import may hold in memory.
     var stagedBytes: Int { get }
-    /// Writes every staged record in one statement and forgets them.
+    /// Sends every staged record in one statement and forgets them,
+    /// without waiting for the server to have written them: the caller
+    /// reads the next records meanwhile, and learns the outcome from
+    /// ``finish()``, which it calls before the session runs any other
+    /// statement.
+    func send() throws
+    /// Waits for the records ``send()`` sent.
     /// - Returns: True when all were written; false when a constraint
     ///   refused one of them and none was written.
     /// - Throws: What the server says about anything else (a lost
     ///   connection, a cancelled statement).
-    func flush() throws -> Bool
+    func finish() throws -> Bool
+}
+
+extension RecordBatchInserter {
+    /// Writes every staged record in one statement and forgets them
+    /// (``send()``, then ``finish()``).
+    func flush() throws -> Bool {
+        try send()
+        return try finish()
+    }
 }
 
 extension StoreSession {

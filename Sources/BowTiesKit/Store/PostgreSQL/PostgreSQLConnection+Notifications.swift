@@ -40,6 +40,7 @@ extension PostgreSQLConnection {
     ///
     /// - Throws: ``PostgreSQLError`` when the connection is lost.
     func notifications() throws -> [Notification] {
+        try settleDeferred()
         guard PQconsumeInput(handle) == 1 else { throw PostgreSQLError(connectionMessage: lastMessage) }
         var received: [Notification] = []
         while let notify = PQnotifies(handle) {
@@ -58,6 +59,7 @@ extension PostgreSQLConnection {
     /// - Returns: True when there is something to read.
     /// - Throws: ``PostgreSQLError`` when the connection has no socket.
     func waitForInput(timeout: Duration) throws -> Bool {
+        try settleDeferred()
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw PostgreSQLError(connectionMessage: lastMessage) }
         var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)

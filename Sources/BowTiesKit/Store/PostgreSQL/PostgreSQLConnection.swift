@@ -60,8 +60,9 @@ final class PostgreSQLConnection: @unchecked Sendable {
             }, Unmanaged.passUnretained(notices).toOpaque())
         // Every statement's text is UTF-8; the server's notices
         // ("…does not exist, skipping") are not the user's business.
-        // One simple query, one round trip, for both.
-        PQclear(PQexec(handle, "SET client_encoding = 'UTF8'; SET client_min_messages = warning"))
+        // Sent with the first statement, in its round trip.
+        sendDeferred("SET client_encoding = 'UTF8'")
+        sendDeferred("SET client_min_messages = warning")
     }
 
     deinit {
@@ -84,16 +85,127 @@ final class PostgreSQLConnection: @unchecked Sendable {
     ///
     /// - Throws: ``PostgreSQLError`` with the server's SQLSTATE.
     func execute(_ sql: String, _ parameters: [StoreValue] = []) throws -> PostgreSQLResult {
+        collectCopy()
+        if deferred > 0 { return try executeAfterDeferred(sql, parameters) }
         let result = Self.withParameters(parameters) { count, types, values, lengths, formats in
             PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
         }
         return try check(result)
     }
 
+    // MARK: - Statements sent ahead
+
+    /// How many statements ``sendDeferred(_:_:flush:)`` sent whose answers
+    /// are still to be read.
+    private var deferred = 0
+
+    /// Sends `sql` (one statement whose rows, if any, no one reads: `SET`,
+    /// `BEGIN`, a read's `ROLLBACK`) without waiting for its answer,
+    /// which is read with the next statement's (libpq's pipeline mode).
+    ///
+    /// On loopback a round trip costs tenths of a millisecond, but each
+    /// one is two switches between the client's and the server's
+    /// processes, and on a busy machine each switch waits for a core:
+    /// `show` made 8 round trips after authenticating, where `psql -c`
+    /// makes 1 (bench/results/postgres.md). The session settings and
+    /// `BEGIN` go with the statement that follows them; a read's
+    /// `ROLLBACK` is sent at once (`flush`: the server ends the snapshot
+    /// now, not when the next statement comes, which `bowties serve` may
+    /// wait minutes for) and its answer is read with the next one's.
+    ///
+    /// A deferred statement that fails makes the server skip what
+    /// follows it until the sync: the statement sent next fails with the
+    /// deferred one's error (``executeAfterDeferred(_:_:)``).
+    func sendDeferred(_ sql: String, _ parameters: [StoreValue] = [], flush: Bool = false) {
+        collectCopy()
+        if deferred == 0 && PQenterPipelineMode(handle) != 1 {
+            // Not idle (rows of a stream left unread): at once, as
+            // before, discarding them.
+            PQclear(
+                Self.withParameters(parameters) { count, types, values, lengths, formats in
+                    PQexecParams(handle, sql, count, types, values, lengths, formats, 0)
+                })
+            return
+        }
+        let sent = Self.withParameters(parameters) { count, types, values, lengths, formats in
+            PQsendQueryParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        // 0: the connection is gone, and the next statement says so.
+        guard sent == 1 else { return }
+        deferred += 1
+        if flush { _ = PQflush(handle) }
+    }
+
+    /// Sends `sql` after the deferred statements, with one sync for all,
+    /// reads every answer, and leaves pipeline mode.
+    private func executeAfterDeferred(_ sql: String, _ parameters: [StoreValue]) throws -> PostgreSQLResult {
+        let sent = Self.withParameters(parameters) { count, types, values, lengths, formats in
+            PQsendQueryParams(handle, sql, count, types, values, lengths, formats, 0)
+        }
+        let result = try readDeferred(then: sent == 1)
+        guard sent == 1 else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        return try check(result)
+    }
+
+    /// Reads the answers of the deferred statements before another kind
+    /// of exchange (a stream of rows, `COPY`, waiting for notifications),
+    /// which pipeline mode does not allow.
+    func settleDeferred() throws {
+        collectCopy()
+        guard deferred > 0 else { return }
+        _ = try readDeferred(then: false)
+    }
+
+    /// Sends a sync, reads the answers of the deferred statements (and,
+    /// when `then`, the last result of the statement sent after them,
+    /// which it returns), and leaves pipeline mode.
+    ///
+    /// - Throws: The first deferred statement's error.
+    private func readDeferred(then: Bool) throws -> OpaquePointer? {
+        let count = deferred
+        deferred = 0
+        defer { _ = PQexitPipelineMode(handle) }
+        guard PQpipelineSync(handle) == 1 else {
+            let error = PostgreSQLError(connectionMessage: lastMessage)
+            while let rest = PQgetResult(handle) { PQclear(rest) }
+            throw error
+        }
+        var firstError: PostgreSQLError?
+        for _ in 0..<count {
+            // Each statement's results end with a null one.
+            while let result = PQgetResult(handle) {
+                let status = PQresultStatus(result)
+                if firstError == nil && status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK {
+                    firstError = PostgreSQLError(result: result)
+                }
+                PQclear(result)
+            }
+        }
+        var last: OpaquePointer?
+        if then {
+            while let result = PQgetResult(handle) {
+                if let last { PQclear(last) }
+                last = result
+            }
+        }
+        // The sync's own result; the connection is idle after it.
+        while let result = PQgetResult(handle) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if let firstError {
+            if let last { PQclear(last) }
+            throw firstError
+        }
+        return last
+    }
+
     /// Sends `sql` and reads its rows one at a time (libpq's single-row
     /// mode): memory stays flat however many there are. Read them with
     /// ``nextRow()`` until it returns nil.
     func sendStreaming(_ sql: String, _ parameters: [StoreValue]) throws {
+        try settleDeferred()
         let sent = Self.withParameters(parameters) { count, types, values, lengths, formats in
             PQsendQueryParams(handle, sql, count, types, values, lengths, formats, 0)
         }
@@ -152,6 +264,17 @@ final class PostgreSQLConnection: @unchecked Sendable {
     /// - Throws: ``PostgreSQLError`` with the server's SQLSTATE (57014
     ///   when ``cancel()`` stopped it).
     func copyIn(_ sql: String, _ data: UnsafeRawBufferPointer) throws -> PostgreSQLResult {
+        try startCopyIn(sql, data)
+        return try finishCopyIn()
+    }
+
+    /// ``copyIn(_:_:)`` without waiting for the answer: the server is
+    /// still writing the rows when this returns, and the client can read
+    /// and encode the next batch meanwhile (on two cores, side by side).
+    /// ``finishCopyIn()`` reads the answer; any other statement on the
+    /// connection reads it first and keeps it for ``finishCopyIn()``.
+    func startCopyIn(_ sql: String, _ data: UnsafeRawBufferPointer) throws {
+        try settleDeferred()
         guard let started = PQexec(handle, sql) else { throw PostgreSQLError(connectionMessage: lastMessage) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             // Refused before any row (no such table, no privilege).
@@ -169,11 +292,33 @@ final class PostgreSQLConnection: @unchecked Sendable {
             offset += piece
         }
         guard PQputCopyEnd(handle, nil) == 1 else { throw PostgreSQLError(connectionMessage: lastMessage) }
+        copyInFlight = true
+    }
+
+    /// The answer to the `COPY` ``startCopyIn(_:_:)`` sent.
+    func finishCopyIn() throws -> PostgreSQLResult {
+        collectCopy()
+        let outcome = copyOutcome
+        copyOutcome = nil
+        guard let outcome else { throw PostgreSQLError(connectionMessage: "no COPY was sent") }
+        return try outcome.get()
+    }
+
+    /// Whether a `COPY`'s answer is still to be read.
+    private var copyInFlight = false
+    /// The answer ``collectCopy()`` read, for ``finishCopyIn()``.
+    private var copyOutcome: Result<PostgreSQLResult, any Error>?
+
+    /// Reads the answer of a `COPY` sent without waiting, before anything
+    /// else is sent.
+    private func collectCopy() {
+        guard copyInFlight else { return }
+        copyInFlight = false
         let result = PQgetResult(handle)
         // The statement's result is followed by a null one: read until
         // it, so that the connection is ready for the next statement.
         while let rest = PQgetResult(handle) { PQclear(rest) }
-        return try check(result)
+        copyOutcome = Result { try check(result) }
     }
 
     /// The connection's last error message, libpq's words.
@@ -404,8 +549,11 @@ final class PostgreSQLResult {
 
     func value(_ row: Int, _ column: Int) -> StoreValue {
         guard let bytes = bytes(row, column) else { return .null }
+        let type = type(column)
+        // A photo's half a megabyte of hex is not made a string first.
+        if type == byteaOID { return .blob(Self.unescapeBytea(bytes)) }
         let text = String(decoding: bytes, as: UTF8.self)
-        switch type(column) {
+        switch type {
         case 16: return .integer(text == "t" ? 1 : 0)
         case 20, 21, 23, 26: return Int64(text).map(StoreValue.integer) ?? .text(text)
         case 700, 701, 1700: return Double(text).map(StoreValue.real) ?? .text(text)
@@ -430,11 +578,14 @@ final class PostgreSQLResult {
             default: byte &- UInt8(ascii: "A") &+ 10
             }
         }
-        var data = Data(capacity: (bytes.count - 2) / 2)
-        var index = 2
-        while index + 1 < bytes.count {
-            data.append(nibble(bytes[index]) << 4 | nibble(bytes[index + 1]))
-            index += 2
+        // Into the buffer in place: `Data.append` of one byte at a time
+        // was most of `show`'s CPU for a 240 KB photo (perf).
+        let count = (bytes.count - 2) / 2
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) in
+            for index in 0..<count {
+                output[index] = nibble(bytes[2 + 2 * index]) << 4 | nibble(bytes[3 + 2 * index])
+            }
         }
         return data
     }

@@ -98,16 +98,26 @@ final class PostgreSQLCopyInserter: RecordBatchInserter {
         return true
     }
 
-    func flush() throws -> Bool {
-        guard stagedCount > 0 else { return true }
+    /// Whether a batch was sent whose outcome ``finish()`` has not read.
+    private var sent = false
+
+    func send() throws {
+        guard stagedCount > 0 else { return }
         append(Int16(-1))  // the trailer
         defer {
             buffer.removeAll(keepingCapacity: true)
             stagedCount = 0
         }
         _ = try connection.execute("SAVEPOINT bowties_copy")
+        try buffer.withUnsafeBytes { try connection.startCopyIn(copySQL, $0) }
+        sent = true
+    }
+
+    func finish() throws -> Bool {
+        guard sent else { return true }
+        sent = false
         do {
-            _ = try buffer.withUnsafeBytes { try connection.copyIn(copySQL, $0) }
+            _ = try connection.finishCopyIn()
         } catch let error as PostgreSQLError where error.sqlState.hasPrefix("23") || error.sqlState.hasPrefix("22") {
             // A constraint (23…) or a value (22…) refused a row: nothing
             // of the batch stays, and the records go one at a time.
@@ -115,7 +125,8 @@ final class PostgreSQLCopyInserter: RecordBatchInserter {
             _ = try connection.execute("RELEASE SAVEPOINT bowties_copy")
             return false
         }
-        _ = try connection.execute("RELEASE SAVEPOINT bowties_copy")
+        // Its answer comes with the next statement's.
+        connection.sendDeferred("RELEASE SAVEPOINT bowties_copy")
         return true
     }
 

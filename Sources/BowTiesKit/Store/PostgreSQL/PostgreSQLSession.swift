@@ -24,6 +24,14 @@ final class PostgreSQLSession: StoreSession {
         lastChanges = result.changedCount
     }
 
+    /// Runs `sql` with the next statement, in its round trip
+    /// (``PostgreSQLConnection/sendDeferred(_:_:flush:)``): for a
+    /// statement whose outcome nothing waits for (the undo recorder's
+    /// bookkeeping). Its error, if any, is the next statement's.
+    func executeDeferred(sql: String, arguments: StoreArguments = []) {
+        connection.sendDeferred(translated(sql), arguments.values)
+    }
+
     func fetchAll(sql: String, arguments: StoreArguments) throws -> [StoreRow] {
         let result = try connection.execute(translated(sql), arguments.values)
         lastChanges = result.changedCount

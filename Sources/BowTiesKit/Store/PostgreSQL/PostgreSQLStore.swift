@@ -143,7 +143,9 @@ final class PostgreSQLStore: CatalogStore {
         _ begin: String, commit: Bool, lock: Bool, _ body: (any StoreSession) throws -> T
     ) throws -> T {
         if isInterrupted { throw CatalogError(.interrupted, "interrupted") }
-        _ = try connection.execute(begin)
+        // Answered with the first statement of the body, in its round
+        // trip (``PostgreSQLConnection/sendDeferred(_:_:flush:)``).
+        connection.sendDeferred(begin)
         do {
             let session = PostgreSQLSession(connection, identifiers: identifiers)
             if lock {
@@ -157,7 +159,13 @@ final class PostgreSQLStore: CatalogStore {
                 if migrationPending.load(ordering: .acquiring) { try migrateSchema(session) }
             }
             let result = try body(session)
-            _ = try connection.execute(commit ? "COMMIT" : "ROLLBACK")
+            if lock {
+                _ = try connection.execute(commit ? "COMMIT" : "ROLLBACK")
+            } else {
+                // A read's end: nothing to wait for (it changed nothing),
+                // sent at once so that the snapshot goes now.
+                connection.sendDeferred("ROLLBACK", flush: true)
+            }
             if lock && commit { migrationPending.store(false, ordering: .releasing) }
             return result
         } catch {
