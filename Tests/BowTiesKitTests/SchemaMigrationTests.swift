@@ -39,6 +39,9 @@ struct SchemaMigrationTests {
         if let name = entity.attributes.firstIndex(where: { $0.name == "name" }) {
             entity.attributes[name].isUnique = true
         }
+        if let timesWorn = entity.attributes.firstIndex(where: { $0.name == "timesWorn" }) {
+            entity.attributes[timesWorn].isIndexed = true
+        }
         entity.attributes.removeAll { $0.name == "url" }
         let differences = try Self.differencesFromDeclaration(entity)
         #expect(
@@ -46,7 +49,7 @@ struct SchemaMigrationTests {
                 "bowtie.name: declared as `name TEXT NOT NULL UNIQUE`, the store has `name TEXT NOT NULL`",
                 "bowtie.wornWith: declared as `wornWith TEXT NOT NULL`, missing from the store",
                 "bowtie.url: `url TEXT` is not declared",
-                "bowtie.bowtie_name_nocase (index): declared as `INDEX bowtie_name_nocase(name COLLATE NOCASE)`, "
+                "bowtie.bowtie_timesWorn (index): declared as `INDEX bowtie_timesWorn(timesWorn)`, "
                     + "missing from the store",
             ], "\(differences)")
         // The undo history's image table and triggers follow the table.

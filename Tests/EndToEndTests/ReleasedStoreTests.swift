@@ -16,7 +16,7 @@ struct ReleasedStoreTests {
     /// opened records them all.
     static let knownMigrations = [
         "v1: bow ties, blobs and settings", "v2: wear history and tags", "v3: undo history",
-        "v4: bow tie ids kept by a unique index",
+        "v4: bow tie ids kept by a unique index", "v5: indexes for the name, rating and last-worn orders",
     ]
 
     /// Where the fixture's expected JSON says the store was; tests put
