@@ -8,7 +8,6 @@
 //   CLibraryLoader C: libpng, libjpeg, libxml2 and libpq loaded on first use, so that other commands start without them
 //   CLibPQ        system library: module map and shim for libpq (a catalog on PostgreSQL)
 //   CZlib         system library: module map and shim for zlib (raw DEFLATE of Core Data's model cache)
-//   CMallocTuning C: glibc's mallopt and malloc_trim, for bowties-serve's memory over days
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
@@ -74,9 +73,6 @@ let package = Package(
         ),
         // sqlite3_config, whose variadic arguments Swift cannot pass.
         .target(name: "CSQLiteSettings"),
-        // glibc's mallopt and malloc_trim (<malloc.h>, which the Glibc
-        // module leaves out), for bowties-serve's MemoryPolicy.
-        .target(name: "CMallocTuning"),
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -149,7 +145,6 @@ let package = Package(
             name: "bowties-serve",
             dependencies: [
                 "BowTiesKit",
-                "CMallocTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

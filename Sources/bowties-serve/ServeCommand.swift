@@ -40,7 +40,6 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        MemoryPolicy.apply()
         let settings = ServerSettings(
             host: host, readOnly: readOnly, storeURL: StoreLocation.resolve(explicit: store))
         let feed = ChangeFeed(storeURL: settings.storeURL)
@@ -53,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            services: [feed, MemoryPolicy.Trimmer()],
+            services: [feed],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let url = settings.startURL(port: port)
