@@ -7,6 +7,8 @@
 #   BIN=.build/debug bash bench/serve.sh      # another build folder
 #   DURATION=10s bash bench/serve.sh
 #   SOAK=600 bash bench/serve.sh              # then 10 minutes under load
+#   SERVE_PREFIX="heaptrack -o /tmp/serve" SOAK=120 bash bench/serve.sh
+#                                             # the server run by a profiler
 #
 # With SOAK=SECONDS, a last section keeps the server under load that long
 # (wrk on the page and on /api/ties, 8 API clients and the CLI wearing R
@@ -21,7 +23,14 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/bowties-serve-bench.XXXXXX")
 trap 'kill "$pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 store=$WORK/catalog.sqlite
 "$BIN/bowties" import SampleData/SampleData.plist --store "$store" >/dev/null
-"$BIN/bowties" serve --port 0 --store "$store" >"$WORK/serve.out" 2>&1 &
+# SERVE_PREFIX runs the server's own executable under a command (a heap
+# profiler; `env NAME=VALUE` for the server alone); RSS is then the
+# profiler's process's, so compare such runs with each other only.
+if [ -n "${SERVE_PREFIX:-}" ]; then
+    $SERVE_PREFIX "$BIN/bowties-serve" --port 0 --store "$store" >"$WORK/serve.out" 2>&1 &
+else
+    "$BIN/bowties" serve --port 0 --store "$store" >"$WORK/serve.out" 2>&1 &
+fi
 pid=$!
 for _ in $(seq 1 100); do grep -q serving "$WORK/serve.out" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/$|\1|p' "$WORK/serve.out")

@@ -11,7 +11,7 @@ struct ModelCommandTests {
         #expect(result.status == 0, "\(result)")
         let lines = result.stdoutLines.map { $0.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ") }
         #expect(lines.first == "BowTie (10 attributes, 2 relationships)", "\(result)")
-        #expect(lines.contains("rating Double required, 0...5, default 0"), "\(result)")
+        #expect(lines.contains("rating Double required, 0...5, default 0, indexed"), "\(result)")
         #expect(
             lines.contains(
                 "timesWorn Integer 32 required, at least 0, fits Int32, default 0, baseline + count of wears"),

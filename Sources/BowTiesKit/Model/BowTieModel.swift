@@ -8,7 +8,10 @@
 /// them cannot be shown or found), `timesWorn` may not be negative,
 /// `searchKey` must not be empty, is unique and must read as a plain
 /// word on the command line (not `rating:4`), `url` must be absolute;
-/// `timesWorn` and `lastWorn` follow the wear history.
+/// `timesWorn` and `lastWorn` follow the wear history. `name`, `rating`
+/// and `lastWorn` are indexed: the orders `bowties list` and `bowties
+/// serve` offer by them read their index, so that any page of a million
+/// ties costs what the first does instead of a sort of them all.
 public enum BowTieModel {
     /// The name the colour transformer is registered under.
     public static let colorTransformerName = "ColorAttributeTransformer"
@@ -18,17 +21,20 @@ public enum BowTieModel {
         attributes: [
             AttributeDescription("id", .uuid, isOptional: false, isPrimaryKey: true),
             AttributeDescription(
-                "name", .string, isOptional: false, minLength: 1, maxLength: 500, requiresNonSpace: true),
+                "name", .string, isOptional: false, minLength: 1, maxLength: 500, isIndexed: true,
+                requiresNonSpace: true),
             AttributeDescription(
                 "searchKey", .string, minLength: 1, maxLength: 64, isUnique: true, isQueryWord: true,
                 displayName: "search key"),
             AttributeDescription(
-                "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0)),
+                "rating", .double, isOptional: false, minValue: 0, maxValue: 5, defaultValue: .double(0),
+                isIndexed: true),
             AttributeDescription(
                 "timesWorn", .integer32, isOptional: false, minValue: 0, defaultValue: .integer(0),
                 derivation: .count(of: "wears"), displayName: "times worn"),
             AttributeDescription(
-                "lastWorn", .date, derivation: .latest(of: "wears", attribute: "date"), displayName: "last worn"),
+                "lastWorn", .date, isIndexed: true, derivation: .latest(of: "wears", attribute: "date"),
+                displayName: "last worn"),
             AttributeDescription(
                 "isFavorite", .boolean, isOptional: false, defaultValue: .bool(false), displayName: "favourite"),
             AttributeDescription("url", .uri),

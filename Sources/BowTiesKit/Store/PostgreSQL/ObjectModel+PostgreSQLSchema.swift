@@ -42,7 +42,9 @@ extension ObjectModel {
     /// attribute keys on `pk`, generated from `rowid`. Case-insensitive
     /// unique names get a unique index on `lower(name COLLATE "C")` (ASCII
     /// folding, as SQLite's `NOCASE`), named `<table>_<name>_nocase`; other
-    /// unique text gets a plain lookup index of that form. Derived
+    /// unique text gets a plain lookup index of that form, and so does
+    /// indexed text, on `(lower(name COLLATE "C"), rowid)`: the keys its
+    /// order sorts by; an indexed number or date on `(column, rowid)`. Derived
     /// attributes get one trigger per event on the relationship's table,
     /// and one on their baselines.
     var postgreSQLSchema: [String] {
@@ -80,7 +82,16 @@ extension ObjectModel {
                     lines.append("unique \(table) (\(attribute.columnName))")
                     if attribute.type == .string { lines.append("index \(table)_\(attribute.name)_nocase") }
                 }
-                if attribute.type == .binaryData || attribute.isIndexed {
+                if attribute.isIndexed && (attribute.type == .string || attribute.type == .uri) {
+                    // On `lower(name COLLATE "C"), rowid`: the order's keys
+                    // (``SQLDialect/postgresql``), unless a unique name's
+                    // own index serves.
+                    if !(attribute.isUnique && attribute.type == .string) && !attribute.isCaseInsensitive {
+                        lines.append("index \(table)_\(attribute.name)_nocase")
+                    }
+                } else if attribute.type == .binaryData || attribute.isIndexed {
+                    // An indexed number or date on (column, rowid), the
+                    // order's keys.
                     lines.append("index \(table)_\(attribute.columnName)")
                 }
             }

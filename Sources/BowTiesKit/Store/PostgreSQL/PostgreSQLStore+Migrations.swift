@@ -107,5 +107,17 @@ extension PostgreSQLStore {
                 #"CREATE TRIGGER "bowtie_tag_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "bowtie_tag" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
                 #"CREATE TRIGGER "undo_action_notify" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "undo_action" FOR EACH STATEMENT EXECUTE FUNCTION "bowties_notify_changed"()"#,
             ]),
+        // The indexes of SQLite's v5, for the orders by name, rating and
+        // last wear: on the keys the order sorts by (``SQLDialect/postgresql``:
+        // a name folded as `lower(name COLLATE "C")`, then `rowid`), so
+        // that a page in either direction is an index scan, not a sort of
+        // every tie. NULL last wears sort last going up, as the index keeps them.
+        Migration(
+            identifier: "v2: indexes for the name, rating and last-worn orders",
+            statements: [
+                #"CREATE INDEX "bowtie_name_nocase" ON "bowtie" (lower("name" COLLATE "C"), "rowid")"#,
+                #"CREATE INDEX "bowtie_rating" ON "bowtie" ("rating", "rowid")"#,
+                #"CREATE INDEX "bowtie_lastWorn" ON "bowtie" ("lastWorn", "rowid")"#,
+            ]),
     ]
 }

@@ -276,7 +276,22 @@ extension ObjectModel {
                     table: table))
         }
         for attribute in entity.attributes where attribute.type == .binaryData || attribute.isIndexed {
-            // "Does any record still use this blob?" must be cheap.
+            if attribute.type == .string || attribute.type == .uri {
+                // Orders compare text ignoring case (`ORDER BY name COLLATE
+                // NOCASE, rowid`: ``QueryCompiler``): an index in that
+                // collation serves them, rowid included (SQLite appends it
+                // to every index), so a page of them is read from the
+                // index instead of sorting the table. A unique name's own
+                // index (above, or its `UNIQUE COLLATE NOCASE`) serves it.
+                guard !(attribute.isUnique && attribute.type == .string) else { continue }
+                indexes.append(
+                    SecondaryIndex(
+                        name: "\(table)_\(attribute.name)_nocase", columns: ["\(attribute.columnName) COLLATE NOCASE"],
+                        table: table))
+                continue
+            }
+            // "Does any record still use this blob?" must be cheap; an
+            // indexed number or date orders its pages (`rating`, rowid).
             indexes.append(
                 SecondaryIndex(
                     name: "\(table)_\(attribute.columnName)", columns: [attribute.columnName], table: table))

@@ -178,6 +178,24 @@ extension SQLiteStore {
             // Read without v4: the same tables and columns; only how the
             // key is kept differs. Nothing to shim.
             readShim: ""),
+        // bowties 0.3.0 too: indexes for the orders by name, rating and
+        // last wear (`isIndexed` in the declaration), so that a page of
+        // ties in those orders reads an index instead of sorting every
+        // tie (`bowties serve`'s pages, `list sort:name`). Orders compare
+        // a name `COLLATE NOCASE`, and so does its index; SQLite appends
+        // the rowid, the orders' last key, to every index. A first import
+        // into an empty catalog drops and builds them after the records,
+        // as it does the others (`ObjectModel.indexes(of:)`).
+        SchemaMigration(
+            "v5: indexes for the name, rating and last-worn orders",
+            sql: """
+                CREATE INDEX IF NOT EXISTS bowtie_name_nocase ON bowtie(name COLLATE NOCASE);
+                CREATE INDEX IF NOT EXISTS bowtie_rating ON bowtie(rating);
+                CREATE INDEX IF NOT EXISTS bowtie_lastWorn ON bowtie(lastWorn);
+                """,
+            // Read without v5: the same tables and columns, sorted
+            // without an index. Nothing to shim.
+            readShim: ""),
     ])
 
     /// Applies every pending migration in one IMMEDIATE transaction of
