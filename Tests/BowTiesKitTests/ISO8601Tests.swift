@@ -53,4 +53,16 @@ struct ISO8601Tests {
         let date = Date(timeIntervalSince1970: 1_403_201_724)
         #expect(ISO8601.date(from: ISO8601.string(from: date)) == date)
     }
+
+    @Test("string(from:) pads every field, rounds down to the second, and writes years past 9999 whole")
+    func written() {
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 1_403_201_724.9)) == "2014-06-19T18:15:24Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59Z")
+        // 0001-02-03T04:05:06Z and 9999-12-31T23:59:59Z, the first and last
+        // years written in four digits; then 10000.
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: -62_132_730_894)) == "0001-02-03T04:05:06Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 253_402_300_799)) == "9999-12-31T23:59:59Z")
+        #expect(ISO8601.string(from: Date(timeIntervalSince1970: 253_402_300_800)) == "10000-01-01T00:00:00Z")
+    }
 }

@@ -25,6 +25,13 @@ public final class Catalog: Sendable {
         /// Fail with ``CatalogError/Kind/storeNotFound`` when missing:
         /// commands that change existing ties.
         case mustExist
+        /// As ``mustExist``, for the commands that change one tie and end
+        /// (`wear`, `rate`, `favorite`), which scripts run in loops: a
+        /// current SQLite store opens on SQLite's own connection
+        /// (``SQLiteWriteStore``) instead of GRDB's queue. Every other
+        /// case (an earlier release's store, which this upgrades; a missing
+        /// one; a PostgreSQL database) opens as with ``mustExist``.
+        case pointWrite
         /// Read only: commands that only read. Nothing is written, not even
         /// SQLite's set-up; it works on a store the user can read but not
         /// write. A store an earlier release made is read as it is,
@@ -40,7 +47,7 @@ public final class Catalog: Sendable {
         /// which reports the schema's state before it upgrades it.
         case repair
 
-        var writes: Bool { self == .createIfMissing || self == .mustExist || self == .repair }
+        var writes: Bool { self == .createIfMissing || self == .mustExist || self == .pointWrite || self == .repair }
     }
 
     /// Photo bytes, once per content (made by v1): inline in `data`, or
@@ -137,6 +144,11 @@ public final class Catalog: Sendable {
             // GRDB's set-up (every other case, and its wording, is
             // SQLiteStore's).
             store = reader
+        } else if mode == .pointWrite,
+            let writer = try SQLiteWriteStore.open(url: url, wait: wait, model: model, migrator: migrator)
+        {
+            // The same for a point write to a current store.
+            store = writer
         } else {
             store = try SQLiteStore(url: url, mode: mode, wait: wait, model: model, migrator: migrator)
         }

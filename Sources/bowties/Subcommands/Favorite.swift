@@ -32,7 +32,7 @@ extension BowTies {
 
         /// The command's work, from plain values (``FastPath`` calls it).
         static func favorite(_ key: String, off: Bool, options: CatalogSettings) throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(.pointWrite)
             // Nothing to change is no action: the undo history keeps only
             // changes, and the words say what was already so.
             let current = try catalog.bowTie(matching: key)

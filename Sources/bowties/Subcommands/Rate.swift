@@ -26,7 +26,7 @@ extension BowTies {
 
         /// The command's work, from plain values (``FastPath`` calls it).
         static func rate(_ key: String, _ value: Double, options: CatalogSettings) throws {
-            let catalog = try options.openCatalog(.mustExist)
+            let catalog = try options.openCatalog(.pointWrite)
             let tie = try catalog.rate(key, value)
             if options.json {
                 try Output.json(BowTieJSON(tie, catalog: catalog))

@@ -65,7 +65,7 @@ extension BowTies {
 
             func run() throws {
                 let day = try date.map(WearDate.parse)
-                let catalog = try options.openCatalog(.mustExist)
+                let catalog = try options.openCatalog(.pointWrite)
                 // One KEY: the path every wear took before queries, one
                 // transaction that resolves and records.
                 guard !dryRun, terms.count == 1, let key = terms.first, QueryWord.syntax(in: key) == nil else {

@@ -2,8 +2,9 @@ import Foundation
 import GRDB
 internal import GRDBSQLite
 
-/// ``StoreSession`` on a connection of ``SQLiteReadStore``: SQLite's C API
-/// itself, lent for one read transaction.
+/// ``StoreSession`` on a connection of ``SQLiteReadStore`` or
+/// ``SQLiteWriteStore``: SQLite's C API itself, lent for one read
+/// snapshot or one write transaction.
 ///
 /// Values come out as GRDB's `Row` gives them to ``SQLiteSession``
 /// (integers, reals, text through `sqlite3_column_text`, blobs, NULL), and
@@ -11,12 +12,24 @@ internal import GRDBSQLite
 /// words them as it words GRDB's.
 final class SQLiteReadSession: StoreSession {
     let connection: OpaquePointer
+    /// ``cachedStatement(sql:)``'s, kept for the session's transaction
+    /// (a `wear` of many ties runs the same insert for each) and
+    /// finalized with the session, before its connection closes.
+    private var statements: [String: PreparedStatement] = [:]
 
     init(_ connection: OpaquePointer) { self.connection = connection }
 
     var dialect: SQLDialect { .sqlite }
 
+    /// Runs `sql`. Without arguments it may hold several statements, run
+    /// in order (`sqlite3_exec`), as GRDB's `execute` runs them; with
+    /// arguments, one.
     func execute(sql: String, arguments: StoreArguments) throws {
+        guard !arguments.values.isEmpty else {
+            let code = sqlite3_exec(connection, sql, nil, nil, nil)
+            guard code == SQLITE_OK else { throw RawStatement.error(code, connection, sql) }
+            return
+        }
         let statement = try PreparedStatement(sql, on: connection)
         try statement.bind(arguments.values)
         while try statement.step() {}
@@ -37,7 +50,10 @@ final class SQLiteReadSession: StoreSession {
     }
 
     func cachedStatement(sql: String) throws -> any StoreStatement {
-        try PreparedStatement(sql, on: connection)
+        if let statement = statements[sql] { return statement }
+        let statement = try PreparedStatement(sql, on: connection)
+        statements[sql] = statement
+        return statement
     }
 
     var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }

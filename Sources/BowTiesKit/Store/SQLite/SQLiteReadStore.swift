@@ -34,14 +34,14 @@ internal import GRDBSQLite
 ///   they did.
 ///
 /// One connection, used by one thread at a time (a lock), as GRDB's
-/// queue serialized it.
-final class SQLiteReadStore: CatalogStore {
+/// queue serialized it. What it shares with ``SQLiteWriteStore`` is
+/// ``SQLiteDirectStore``'s.
+final class SQLiteReadStore: SQLiteDirectStore {
     let url: URL
     let model: ObjectModel
     let migrator: SchemaMigrator
     let photos: any PhotoStore
     let busyWait: BusyWait
-    var dialect: SQLDialect { SQLiteStore.dialect }
     var isWritable: Bool { false }
     var upgradedSchema: Catalog.SchemaVersions? { nil }
     var olderSchema: Catalog.SchemaVersions? { nil }
@@ -50,7 +50,7 @@ final class SQLiteReadStore: CatalogStore {
     private let lock: StoreLock?
     /// Used under ``access`` only, but for `sqlite3_interrupt`, which
     /// SQLite allows from any thread while another uses the connection.
-    private let connection: SQLiteReadConnection
+    let connection: SQLiteReadConnection
     private let access = NSLock()
 
     private init(
@@ -83,26 +83,11 @@ final class SQLiteReadStore: CatalogStore {
         let busyWait = BusyWait(policy: wait, storeURL: url)
         let target = SQLiteStore.StoreConnection.forReading(url)
         guard let connection = SQLiteReadConnection(target, busyWait: busyWait) else { return nil }
-        guard (try? isCurrent(connection, model: model, migrator: migrator)) == true else { return nil }
+        guard (try? SQLiteSchemaCheck.isCurrent(connection, model: model, migrator: migrator)) == true else {
+            return nil
+        }
         return SQLiteReadStore(
             url: url, model: model, migrator: migrator, busyWait: busyWait, lock: lock, connection: connection)
-    }
-
-    /// The check ``SQLiteStore`` makes before a read: a table of migrations
-    /// that records every migration this version knows and no other, and
-    /// the table of bow ties.
-    private static func isCurrent(_ connection: SQLiteReadConnection, model: ObjectModel, migrator: SchemaMigrator)
-        throws -> Bool
-    {
-        let session = SQLiteReadSession(connection.pointer)
-        let tables = try session.fetchAll(sql: "SELECT name FROM sqlite_master WHERE type = 'table'", arguments: [])
-            .compactMap { $0[0] as String? }
-        guard tables.contains(SchemaMigrator.bookkeepingTable),
-            let bowTies = model.entities.first?.tableName, tables.contains(bowTies)
-        else { return false }
-        let applied = try session.fetchAll(sql: "SELECT identifier FROM \(SchemaMigrator.bookkeepingTable)", arguments: [])
-            .compactMap { $0[0] as String? }
-        return migrator.state(applied: Set(applied)) == .current
     }
 
     deinit {
@@ -112,7 +97,7 @@ final class SQLiteReadStore: CatalogStore {
     }
 
     /// Runs `body` with the connection, one thread at a time.
-    private func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
+    func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
         access.lock()
         defer { access.unlock() }
         return try body(connection)
@@ -138,33 +123,6 @@ final class SQLiteReadStore: CatalogStore {
         throw readOnlyError()
     }
 
-    func interrupt() {
-        busyWait.cancel()
-        sqlite3_interrupt(connection.pointer)
-    }
-
-    var isInterrupted: Bool { busyWait.isCancelled }
-
-    func waitForWriters() throws {
-        try SQLiteStore.waitForWriters(url: url, busyWait)
-    }
-
-    func withCacheSize<T>(kibibytes: Int, _ body: () throws -> T) throws -> T {
-        try mapErrors {
-            try withConnection { try $0.execute("PRAGMA cache_size = -\(kibibytes)") }
-        }
-        defer { try? withConnection { try $0.execute("PRAGMA cache_size = -2000") } }
-        return try body()
-    }
-
-    func failureMessage(_ error: any Error) -> String? {
-        (error as? DatabaseError).map { $0.message ?? "\($0)" }
-    }
-
-    func mapErrors<T>(_ body: () throws -> T) throws -> T {
-        try SQLiteStore.mapErrors(store: url, busyWait, body)
-    }
-
     /// `VACUUM INTO`, outside a transaction (SQLite refuses it inside
     /// one) and with `query_only` lifted for the statement: it writes the
     /// copy, never this store.
@@ -179,39 +137,13 @@ final class SQLiteReadStore: CatalogStore {
         }
     }
 
-    func changeVersion() throws -> Int64 {
-        try mapErrors {
-            try withConnection { connection in
-                let row = try SQLiteReadSession(connection.pointer).fetchOne(sql: "PRAGMA data_version")
-                let version: Int64? = row?[0]
-                return version ?? 0
-            }
-        }
-    }
-
     // MARK: - The check's questions
     //
-    // The check opens its catalog `.inspect`, in ``SQLiteStore``; these
-    // answer the same on this connection, and refuse what would write.
-
-    var migrationIdentifiers: [String] { migrator.identifiers }
-
-    func schemaState(_ session: any StoreSession) throws -> SchemaState {
-        let applied = try session.fetchAll(sql: "SELECT identifier FROM \(SchemaMigrator.bookkeepingTable)", arguments: [])
-        return migrator.state(applied: Set(applied.compactMap { $0[0] as String? }))
-    }
+    // The check opens its catalog `.inspect`, in ``SQLiteStore``; the
+    // questions that only read are ``SQLiteDirectStore``'s, and this
+    // store refuses what would write.
 
     func migrateSchema(_ session: any StoreSession) throws -> [String] { throw readOnlyError() }
-
-    func integrityCheck(_ session: any StoreSession) throws -> [String] {
-        try session.fetchAll(sql: "PRAGMA integrity_check", arguments: []).compactMap { $0[0] as String? }
-    }
-
-    func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] {
-        try session.fetchAll(sql: "PRAGMA foreign_key_check", arguments: []).map { row in
-            ForeignKeyViolation(table: row[0] ?? "", rowid: row[1], parent: row[2] ?? "")
-        }
-    }
 
     func schemaDifferences(_ session: any StoreSession) throws -> [String] {
         throw CatalogError(
@@ -223,19 +155,25 @@ final class SQLiteReadStore: CatalogStore {
     }
 }
 
-/// One SQLite connection of ``SQLiteReadStore``: opened with
-/// `sqlite3_open_v2`, closed with `sqlite3_close` after its statements.
-/// Not thread-safe: its store lends it to one thread at a time.
+/// One SQLite connection of ``SQLiteReadStore`` (or, opened `forWriting`,
+/// of ``SQLiteWriteStore``): opened with `sqlite3_open_v2`, closed with
+/// `sqlite3_close` after its statements. Not thread-safe: its store
+/// lends it to one thread at a time.
 final class SQLiteReadConnection: @unchecked Sendable {
     let pointer: OpaquePointer
     private var closed = false
 
     /// Opens `target` without creating anything, with `busyWait` as its
-    /// busy handler, `PRAGMA query_only` and the `regexp` function.
+    /// busy handler and the `regexp` function; then `PRAGMA query_only`,
+    /// or, `forWriting`, the settings GRDB's queue gives ``SQLiteStore``'s
+    /// writes: foreign keys checked (GRDB's default: a wear's tie must
+    /// exist, a delete cascades), `synchronous = NORMAL` (durable once the
+    /// last connection's close checkpoints the WAL, as the command's
+    /// ends), and SQLite's extended result codes.
     ///
     /// - Returns: nil when SQLite cannot open it (``SQLiteStore`` then
     ///   words why).
-    init?(_ target: SQLiteStore.StoreConnection, busyWait: BusyWait) {
+    init?(_ target: SQLiteStore.StoreConnection, busyWait: BusyWait, forWriting: Bool = false) {
         var pointer: OpaquePointer?
         let flags =
             (target.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX
@@ -253,7 +191,12 @@ final class SQLiteReadConnection: @unchecked Sendable {
                 return busyWait.shouldRetry(Int(tries)) ? 1 : 0
             }, Unmanaged.passUnretained(busyWait).toOpaque())
         RegularExpressionFunction.register(on: pointer)
-        guard (try? execute("PRAGMA query_only = 1")) != nil else {
+        if forWriting { sqlite3_extended_result_codes(pointer, 1) }
+        let settings =
+            forWriting ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL" : "PRAGMA query_only = 1"
+        // One call for both: the session's `execute` runs every statement
+        // of an SQL text without arguments, as GRDB's does.
+        guard (try? execute(settings)) != nil else {
             close()
             return nil
         }

@@ -341,9 +341,7 @@ final class SQLiteStore: CatalogStore {
     func beginUndoRecording(title: String, insertsAsRanges: Bool, _ session: any StoreSession) throws
         -> (any UndoRecording)?
     {
-        guard try UndoHistory.exists(session) else { return nil }
-        return try UndoRecorder.begin(
-            title: title, insertsAsRanges: insertsAsRanges, model: model, Self.database(of: session))
+        try UndoRecorder.beginIfKept(title: title, insertsAsRanges: insertsAsRanges, model: model, session)
     }
 
     /// The GRDB connection behind a session this store handed out.
@@ -361,8 +359,14 @@ final class SQLiteStore: CatalogStore {
     static let writers = Mutex<[String: Int]>([:])
 
     func countingWriter<T>(_ body: () throws -> T) rethrows -> T {
-        Self.writers.withLock { $0[url.path, default: 0] += 1 }
-        defer { Self.writers.withLock { $0[url.path, default: 1] -= 1 } }
+        try Self.countingWriter(url: url, body)
+    }
+
+    /// Counts `body` among the writers of the store at `url`
+    /// (``SQLiteWriteStore``'s transactions count too).
+    static func countingWriter<T>(url: URL, _ body: () throws -> T) rethrows -> T {
+        writers.withLock { $0[url.path, default: 0] += 1 }
+        defer { writers.withLock { $0[url.path, default: 1] -= 1 } }
         return try body()
     }
 

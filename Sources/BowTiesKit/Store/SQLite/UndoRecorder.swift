@@ -1,9 +1,13 @@
 import Foundation
-import GRDB
 
 /// Records one action while a write transaction runs: names it in
 /// `undo_recording` so that the triggers log its changes, and at the end
 /// files it in the history (or drops it when it changed nothing).
+///
+/// It runs its SQL through the transaction's ``StoreSession``, so that
+/// both SQLite stores (GRDB's queue in ``SQLiteStore``, SQLite's own
+/// connection in ``SQLiteWriteStore``) record an action the same way:
+/// the triggers do the logging, this only names and files the action.
 ///
 /// Not `Sendable`: it lives inside one transaction.
 struct UndoRecorder: UndoRecording {
@@ -20,7 +24,9 @@ struct UndoRecorder: UndoRecording {
     ///
     /// - Parameter insertsAsRanges: log the rows the action adds as one
     ///   range of rowids per table (imports), not one by one.
-    static func begin(title: String, insertsAsRanges: Bool, model: ObjectModel, _ db: Database) throws -> UndoRecorder {
+    static func begin(title: String, insertsAsRanges: Bool, model: ObjectModel, _ db: any StoreSession) throws
+        -> UndoRecorder
+    {
         try db.execute(
             sql: "INSERT INTO \"undo_action\" (\"title\", \"date\") VALUES (?, ?)",
             arguments: [title, Date().timeIntervalSince1970])
@@ -60,8 +66,17 @@ struct UndoRecorder: UndoRecording {
     ///
     /// - Returns: The photos (SHA-256) that only the dropped actions
     ///   needed: the caller releases them.
+    /// Starts recording in a store that keeps an undo history (from
+    /// schema v3 on); nil in one that does not.
+    static func beginIfKept(title: String, insertsAsRanges: Bool, model: ObjectModel, _ db: any StoreSession)
+        throws -> UndoRecorder?
+    {
+        guard try UndoHistory.exists(db) else { return nil }
+        return try begin(title: title, insertsAsRanges: insertsAsRanges, model: model, db)
+    }
+
     func finish(title: String, limit: Int, _ session: any StoreSession) throws -> Set<String> {
-        let db = try SQLiteStore.database(of: session)
+        let db = session
         try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
         for trigger in setAside { try db.execute(sql: trigger.sql) }
         for start in rangeStarts ?? [] {
