@@ -88,6 +88,9 @@ final class SQLiteWriteStore: SQLiteDirectStore {
         // queue finds out and ``StoreLocation/accessProblem(store:)``
         // words it: one wording.
         guard access(path, W_OK) == 0, access(url.deletingLastPathComponent().path, W_OK) == 0 else { return nil }
+        // A store an interrupted first import left in rollback-journal
+        // mode: ``SQLiteStore`` puts it back in WAL before writing.
+        guard !SQLiteStore.isRollbackJournaled(path) else { return nil }
         // The lock file is there once any command wrote the store. Without
         // one, ``SQLiteStore`` creates it: this open never leaves a file
         // behind when it hands over (a newer release's store stays
