@@ -3,6 +3,7 @@
 
     BOWTIES_BIN=bench/work/bin/bowties python3 bench/import_pairs.py 100k 400k 1M --runs 3
     BASELINE_BIN=other/bowties BOWTIES_BIN=... python3 bench/import_pairs.py 400k   # and a third in the rounds
+    python3 bench/import_pairs.py 100k 400k 1M --binary --tags                       # and the binary and tagged files
 
 For each size: the generated file of `bench/harness.py` (with photos, as
 its "bowties" and "c" imports), read once into the page cache, then
@@ -11,6 +12,14 @@ alternates), each into a new store. Prints per size the median wall time,
 CPU (user + system) and peak RSS of each, and the ratios of the medians,
 with the load average before and after each size: on a shared machine
 only a ratio taken in one run means anything.
+
+`--binary` adds bowties' import of the same records as a binary
+property list (the XML file converted by Python's plistlib, kept beside
+it in bench/work/data/), against the C reference reading the XML file:
+the C reference reads only XML, and the bar is the same. `--tags` adds
+bowties' import of the tagged file (`gen.py --tags`, one record in three
+with tags), against the untagged import as well. Each joins the same
+rounds, in the rotation.
 
 The harness measures far more at each size (exports, point commands);
 this is the import's part of it, for a session that changes the import
@@ -32,6 +41,8 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("sizes", nargs="+", type=harness.count_argument)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--binary", action="store_true", help="add the binary plist of the same records")
+    parser.add_argument("--tags", action="store_true", help="add the tagged file")
     options = parser.parse_args(argv)
     bowties = os.environ.get("BOWTIES_BIN", os.path.join(harness.WORK, "bin", "bowties"))
     c = os.environ.get("IMPORT_C_BIN", os.path.join(harness.WORK, "bin", "import-c"))
@@ -60,6 +71,20 @@ def main(argv):
             results["baseline"] = harness.Result()
             commands["baseline"] = lambda store: [baseline, "import", plist, "--images", harness.IMAGES,
                                                   "--store", store]
+        if options.binary:
+            binary = os.path.join(os.path.dirname(plist), os.path.basename(plist)[:-len(".plist")] + "-binary.plist")
+            if not os.path.exists(binary):
+                harness.binary_plist(plist, binary)
+            harness.warm(binary)
+            results["binary"] = harness.Result()
+            commands["binary"] = lambda store: [bowties, "import", binary, "--images", harness.IMAGES,
+                                                "--store", store]
+        if options.tags:
+            tagged = harness.data_file(count, images=True, tags=True)
+            harness.warm(tagged)
+            results["tags"] = harness.Result()
+            commands["tags"] = lambda store: [bowties, "import", tagged, "--images", harness.IMAGES,
+                                              "--store", store]
         names = list(commands)
         for run in range(options.runs):
             for name in names[run % len(names):] + names[:run % len(names)]:
@@ -76,13 +101,18 @@ def main(argv):
         print(f"| {count:,} | {options.runs} | {b.wall:.2f} s | {r.wall:.2f} s | **{b.wall / r.wall:.2f}×** "
               f"| {bc:.2f} s | {rc:.2f} s | {bc / rc:.2f}× | {max(b.rss) / 1024:.1f} MiB "
               f"| {max(r.rss) / 1024:.1f} MiB | {before} → {after} |", flush=True)
-        if baseline:
-            m = results["baseline"]
+        for name, what in (("baseline", "baseline"), ("binary", "binary plist"), ("tags", "with tags")):
+            if name not in results:
+                continue
+            m = results[name]
             mc = statistics.median(m.cpus)
-            print(f"| {count:,} baseline | {options.runs} | {m.wall:.2f} s | {r.wall:.2f} s | {m.wall / r.wall:.2f}× "
+            print(f"| {count:,} {what} | {options.runs} | {m.wall:.2f} s | {r.wall:.2f} s | **{m.wall / r.wall:.2f}×** "
                   f"| {mc:.2f} s | {rc:.2f} s | {mc / rc:.2f}× | {max(m.rss) / 1024:.1f} MiB "
                   f"| {max(r.rss) / 1024:.1f} MiB | (same rounds) |", flush=True)
-            print(f"<!-- {count}: baseline walls {[round(x, 2) for x in m.walls]} -->", flush=True)
+            if name == "tags":
+                print(f"<!-- {count}: with tags ÷ without, wall {m.wall / b.wall:.2f}×, CPU {mc / bc:.2f}× -->",
+                      flush=True)
+            print(f"<!-- {count}: {what} walls {[round(x, 2) for x in m.walls]} -->", flush=True)
         print(f"<!-- {count}: bowties walls {[round(x, 2) for x in b.walls]}, C walls "
               f"{[round(x, 2) for x in r.walls]}, bowties RSS KiB {b.rss} -->", flush=True)
     return 0

@@ -100,6 +100,10 @@ struct RecordImporter {
     /// Where each record of a bulk load starts, for the error about a
     /// repeated id found when the key index is built.
     let locations = RecordLocationLog()
+    /// The tag links and wears of a bulk load's records, waiting for the
+    /// key index they refer through (``buildKeyIndex(restoringCache:)``
+    /// inserts them): a file with tags or wears stays a bulk load.
+    var staged = BulkLinkStage()
 
     /// An image name's outcome, shared by every record that names it.
     enum NamedPhoto {
@@ -291,7 +295,9 @@ struct RecordImporter {
         if !tie.record.names.isEmpty {
             try linkNames(tie.record, record)
         }
-        if record.children != nil {
+        if record.children != nil, bulkKey?.isBuilt == false {
+            try stageChildren(of: record)
+        } else if record.children != nil {
             // Undo deletes this record and its objects by the ranges of
             // rows this import added. The images the update triggers would
             // log of the record's row (twice for each wear, as the wear
@@ -322,8 +328,17 @@ struct RecordImporter {
                 // A new record has no links to remove: no names, nothing
                 // to write (an export writes an empty tags array).
                 guard !names.isEmpty else { continue }
-                try buildKeyIndex()
-                _ = try RecordWriter(codec).setNames(names, of: key.storeValue, named, isNew: true, db, cache: &self.names)
+                guard bulkKey?.isBuilt == false else {
+                    _ = try RecordWriter(codec).setNames(names, of: key.storeValue, named, isNew: true, db, cache: &self.names)
+                    continue
+                }
+                // The tags are found or made now (a bad name fails here,
+                // at this record); the links wait for the key index.
+                for tag in try RecordWriter(codec).resolve(names, named, db, cache: &self.names).keys {
+                    try staged.insert(
+                        into: named.table.name, columns: [named.near, named.far], [key.storeValue, tag],
+                        ignoringConflicts: true, db)
+                }
             } catch let error as ValidationError {
                 throw ImportError(
                     location: record.location, recordNumber: number, record: record.tie.label,
@@ -751,6 +766,22 @@ struct RecordImporter {
         }
     }
 
+    /// A bulk load's ``insertChildren(of:)``: the objects wait in
+    /// ``staged`` for the key index, already validated (as the record was
+    /// decoded), so nothing about them can fail later.
+    private mutating func stageChildren(of record: DecodedRecord) throws {
+        guard let children = record.children else { return }
+        for (name, objects) in children {
+            guard let (childCodec, link) = childCodec(name) else { continue }
+            for var object in objects {
+                object.setLink(link, to: .uuid(record.tie.id))
+                try staged.insert(
+                    into: childCodec.entity.tableName, columns: childCodec.insertColumns,
+                    childCodec.insertArguments(object), db)
+            }
+        }
+    }
+
     /// Removes the stored owned objects the record's file replaces.
     private func deleteChildren(of record: DecodedRecord) throws {
         guard let children = record.children else { return }
@@ -808,7 +839,8 @@ struct RecordImporter {
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         try flushPending()
         try updatedIDs.finish(db)
-        try buildKeyIndex(restoringCache: false)
+        // The staged links and wears go in with the import's page cache.
+        try buildKeyIndex(restoringCache: !staged.isEmpty)
         if !deferredIndexes.isEmpty {
             // With a smaller page cache: the builds' sorts take as much
             // memory again.
@@ -853,6 +885,11 @@ extension RecordImporter {
             db, cacheKiB: SecondaryIndex.bulkBuildCacheKiB, restoring: restoringCache ? Catalog.importCacheKiB : nil)
         bulkKey = key
         if !built, let error = try repeatedIDError() { throw error }
+        if !staged.isEmpty {
+            // Set-wise, in the order staged; no undo images of the ties
+            // the wear triggers update (see recordInserted).
+            try UndoHistory.withoutImages(of: undoAction, db) { try staged.flush(db) }
+        }
     }
 
     /// While a bulk load's key index is not built: the error for the

@@ -55,22 +55,7 @@ struct RecordWriter: Sendable {
         _ names: [String], of key: StoreValue, _ named: EntityCodec.NamedRelationship, isNew: Bool, _ db: any StoreSession,
         cache: inout NameCache
     ) throws -> [String] {
-        var keys: [StoreValue] = []
-        var stored: [String] = []
-        for name in names {
-            let destinationKey: StoreValue
-            let spelling: String
-            if let known = cache.entries[named.relationship.name + "\u{1F}" + name] {
-                (destinationKey, spelling) = known
-            } else {
-                (destinationKey, spelling) = try findOrCreate(name, named, db)
-                cache.insert((destinationKey, spelling), for: named.relationship.name + "\u{1F}" + name)
-            }
-            if !keys.contains(destinationKey) {
-                keys.append(destinationKey)
-                stored.append(spelling)
-            }
-        }
+        let (keys, stored) = try resolve(names, named, db, cache: &cache)
         let table = named.table.name
         if !isNew {
             let current = try StoreValue.fetchAll(
@@ -89,6 +74,34 @@ struct RecordWriter: Sendable {
             ).execute(arguments: [key, destinationKey])
         }
         return EntityCodec.sortedNames(stored)
+    }
+
+    /// The keys of the objects named `names` through `named`, each once,
+    /// with their names as stored (an existing object keeps its
+    /// spelling), creating the ones that do not exist yet (each validated
+    /// as a new object of the destination entity). What
+    /// ``setNames(_:of:_:isNew:_:cache:)`` links; a bulk load stages the
+    /// links instead (``BulkLinkStage``).
+    func resolve(
+        _ names: [String], _ named: EntityCodec.NamedRelationship, _ db: any StoreSession, cache: inout NameCache
+    ) throws -> (keys: [StoreValue], names: [String]) {
+        var keys: [StoreValue] = []
+        var stored: [String] = []
+        for name in names {
+            let destinationKey: StoreValue
+            let spelling: String
+            if let known = cache.entries[named.relationship.name + "\u{1F}" + name] {
+                (destinationKey, spelling) = known
+            } else {
+                (destinationKey, spelling) = try findOrCreate(name, named, db)
+                cache.insert((destinationKey, spelling), for: named.relationship.name + "\u{1F}" + name)
+            }
+            if !keys.contains(destinationKey) {
+                keys.append(destinationKey)
+                stored.append(spelling)
+            }
+        }
+        return (keys, stored)
     }
 
     /// ``setNames(_:of:_:isNew:_:cache:)`` without a cache: one change.
