@@ -83,15 +83,20 @@ extension SQLiteStore {
         }
     }
 
-    /// Whether the store file's header says rollback journal (its format
-    /// bytes at offset 18 are 1; WAL's are 2): two bytes read, so every
-    /// open that writes can ask.
-    static func isRollbackJournaled(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var versions: (UInt8, UInt8) = (0, 0)
-        let count = withUnsafeMutableBytes(of: &versions) { pread(descriptor, $0.baseAddress, 2, 18) }
-        return count == 2 && versions.0 == 1
+    /// Whether the store is in rollback-journal mode rather than WAL, as
+    /// SQLite's own connection sees it once it has read the header.
+    ///
+    /// Asked through the connection, never by opening the file: closing
+    /// any other descriptor of the file drops every POSIX lock this
+    /// process holds on it (SQLite's shared lock of WAL mode included),
+    /// and another process closing its last connection then checkpoints
+    /// and removes the WAL under this one's feet ("database disk image is
+    /// malformed": `StressTests` caught it).
+    static func isRollbackJournaled(_ database: DatabaseQueue) throws -> Bool {
+        try database.inDatabase { db in
+            // The header is read with the first statement that reads.
+            _ = try Row.fetchOne(db, sql: "SELECT 1 FROM sqlite_master LIMIT 1")
+            return try String.fetchOne(db, sql: "PRAGMA journal_mode") != "wal"
+        }
     }
 }

@@ -110,7 +110,7 @@ final class SQLiteStore: CatalogStore {
                     }
                 }
             }
-            if mode.writes && !isNew && Self.isRollbackJournaled(url.path) {
+            if mode.writes && !isNew, try Self.mapErrors(store: url, busyWait, { try Self.isRollbackJournaled(database) }) {
                 // A bulk load's journal left behind by a process that
                 // ended before it could set WAL again.
                 try Self.mapErrors(store: url, busyWait) { try Self.restoreWAL(database, busyWait) }

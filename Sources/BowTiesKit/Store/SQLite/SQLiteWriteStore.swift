@@ -88,9 +88,6 @@ final class SQLiteWriteStore: SQLiteDirectStore {
         // queue finds out and ``StoreLocation/accessProblem(store:)``
         // words it: one wording.
         guard access(path, W_OK) == 0, access(url.deletingLastPathComponent().path, W_OK) == 0 else { return nil }
-        // A store an interrupted first import left in rollback-journal
-        // mode: ``SQLiteStore`` puts it back in WAL before writing.
-        guard !SQLiteStore.isRollbackJournaled(path) else { return nil }
         // The lock file is there once any command wrote the store. Without
         // one, ``SQLiteStore`` creates it: this open never leaves a file
         // behind when it hands over (a newer release's store stays
@@ -104,6 +101,12 @@ final class SQLiteWriteStore: SQLiteDirectStore {
         guard (try? SQLiteSchemaCheck.isCurrent(connection, model: model, migrator: migrator)) == true else {
             return nil
         }
+        // A store an interrupted first import left in rollback-journal
+        // mode: ``SQLiteStore`` sets WAL again before writing. Asked of
+        // SQLite, not read from the file (see
+        // ``SQLiteStore/isRollbackJournaled(_:)``).
+        let journal = try? SQLiteReadSession(connection.pointer).fetchAll(sql: "PRAGMA journal_mode", arguments: [])
+        guard let journal, journal.first?[0] as String? == "wal" else { return nil }
         return SQLiteWriteStore(
             url: url, model: model, migrator: migrator, busyWait: busyWait, lock: lock, connection: connection)
     }
