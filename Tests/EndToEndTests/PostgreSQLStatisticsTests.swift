@@ -40,15 +40,21 @@ struct PostgreSQLStatisticsTests {
         return (line[0] == "t", Int(line[1]) ?? -2, Int(line[2]) ?? -2)
     }
 
+    /// A new database on `server`: its name, and the environment that
+    /// points bowties at it.
+    static func newCatalog(on server: PostgreSQLServer) throws -> (database: String, environment: [String: String?]) {
+        let address = try server.createDatabase()
+        var environment = server.clientEnvironment
+        environment["BOWTIES_STORE"] = address
+        return (String(address.split(separator: "/").last ?? ""), environment)
+    }
+
     @Test("an import of 3,000 ties leaves bowtie, wear, tag and their links analysed; the output is the import's")
     func importAnalyses() throws {
         let server = try PostgreSQLServer()
         defer { server.stop() }
         let bowties = try BowTiesRunner()
-        let address = try server.createDatabase()
-        let database = String(address.split(separator: "/").last ?? "")
-        var environment = server.clientEnvironment
-        environment["BOWTIES_STORE"] = address
+        let (database, environment) = try Self.newCatalog(on: server)
         let file = try bowties.write(Self.lines(3_000), to: "ties.jsonl")
 
         let imported = try bowties.run(arguments: ["import", file.path], environment: environment)
@@ -71,10 +77,7 @@ struct PostgreSQLStatisticsTests {
         let server = try PostgreSQLServer()
         defer { server.stop() }
         let bowties = try BowTiesRunner()
-        let address = try server.createDatabase()
-        let database = String(address.split(separator: "/").last ?? "")
-        var environment = server.clientEnvironment
-        environment["BOWTIES_STORE"] = address
+        let (database, environment) = try Self.newCatalog(on: server)
 
         let few = try bowties.write(Self.lines(20), to: "few.jsonl")
         let small = try bowties.run(arguments: ["import", few.path], environment: environment)
@@ -91,10 +94,8 @@ struct PostgreSQLStatisticsTests {
         let server = try PostgreSQLServer()
         defer { server.stop() }
         let bowties = try BowTiesRunner()
-        let address = try server.createDatabase()
-        let database = String(address.split(separator: "/").last ?? "")
-        var environment = server.clientEnvironment
-        environment["BOWTIES_STORE"] = address
+        let (database, ownerEnvironment) = try Self.newCatalog(on: server)
+        var environment = ownerEnvironment
         let migrated = try bowties.run(arguments: ["migrate"], environment: environment)
         try #require(migrated.status == 0, "\(migrated)")
         let password = "clerk-pw-\(UInt32.random(in: 100_000...999_999))"
