@@ -71,7 +71,14 @@ struct InteractiveCompletionTests {
         }
 
         deinit {
+            // `kill-server` answers 0 yet can leave the server and its
+            // shell running after the test (seen with zsh): end both by
+            // pid as well, and remove the socket.
+            let found = (try? tmux(["display-message", "-p", "#{pid} #{pane_pid} #{socket_path}"])) ?? ""
             _ = try? tmux(["kill-server"])
+            let fields = found.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            for pid in fields.prefix(2).compactMap({ Int32($0) }) where pid > 1 { kill(pid, SIGKILL) }
+            if fields.count == 3 { try? FileManager.default.removeItem(atPath: fields[2]) }
         }
 
         /// Runs tmux with `arguments` on this session's server.
