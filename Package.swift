@@ -14,12 +14,32 @@
 //   bowties       the command-line tool: one file per subcommand
 //   bowties-serve `bowties serve`: the catalog in the browser (Hummingbird,
 //                 SwiftNIO), a separate executable so that `bowties` links none of it
+import Foundation
 import PackageDescription
 
 /// Where libxml2-dev puts libxml2's headers (`pkg-config --cflags
 /// libxml-2.0` says the same on Debian): CLibXML2's shim includes
 /// `<libxml/…>` from here.
 let libxml2Headers = "/usr/include/libxml2"
+
+/// Linker scripts that turn `-lsqlite3` and `-lstdc++` into their static
+/// archives (`scripts/link-static/`), searched before the system's folders
+/// in release builds of `bowties`, when both archives are there (Debian's
+/// libsqlite3-dev and libstdc++-12-dev install them). Binding the two shared
+/// libraries' symbols was a third of what every command did before `main`
+/// (bench/README.md, "Point commands, session 11").
+let staticLinkFlags: [String] = {
+    let root = String(#filePath.dropLast("Package.swift".count))
+    let archives = ["x86_64", "aarch64"].map { "/usr/lib/\($0)-linux-gnu/libsqlite3.a" }
+    guard archives.contains(where: FileManager.default.fileExists(atPath:)),
+        let compilers = try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/gcc"),
+        compilers.contains(where: { triple in
+            let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/gcc/\(triple)")) ?? []
+            return versions.contains { FileManager.default.fileExists(atPath: "/usr/lib/gcc/\(triple)/\($0)/libstdc++.a") }
+        })
+    else { return [] }
+    return ["-L", root + "scripts/link-static"]
+}()
 
 let package = Package(
     name: "bowties",
@@ -127,13 +147,15 @@ let package = Package(
             // (DT_RELR, glibc 2.36) into 18 KB instead of 2.2 MB of RELA; and
             // the executable exports none of its 13,500 symbols, which swiftc
             // exports for `dladdr` (the Swift runtime's first `dladdr` scanned
-            // them all; crash backtraces read the symbol table from the file).
+            // them all; crash backtraces read the symbol table from the file);
+            // and SQLite and the C++ library are linked from their static
+            // archives (`staticLinkFlags`).
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--no-export-dynamic",
-                    ],
+                    ] + staticLinkFlags,
                     .when(configuration: .release)
                 )
             ]
