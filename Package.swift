@@ -41,6 +41,18 @@ let staticLinkFlags: [String] = {
     return ["-L", root + "scripts/link-static"]
 }()
 
+/// Release builds of bowties' own modules reach concrete generic types
+/// (`Set<UInt8>`, `[String: Bool]`) through metadata accessor functions,
+/// not mangled names: a mangled name is demangled at its first use, and its
+/// generic requirements (`String: Hashable`) checked by a scan of every
+/// protocol conformance in the executable.
+let metadataAccessSettings: [SwiftSetting] = [
+    .unsafeFlags(
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+        .when(configuration: .release)
+    )
+]
+
 let package = Package(
     name: "bowties",
     products: [
@@ -100,7 +112,7 @@ let package = Package(
         .target(
             name: "PropertyList",
             dependencies: ["CLibXML2", "CLibraryLoader"],
-            swiftSettings: [.unsafeFlags(["-Xcc", "-I\(libxml2Headers)"])]
+            swiftSettings: [.unsafeFlags(["-Xcc", "-I\(libxml2Headers)"])] + metadataAccessSettings
         ),
         .target(
             name: "CoreDataStore",
@@ -110,7 +122,8 @@ let package = Package(
                 // a row loop as lean as the sqlite3 shell's.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: metadataAccessSettings
         ),
         .target(
             name: "BowTiesKit",
@@ -130,7 +143,8 @@ let package = Package(
                 // own module for it; the system SQLite GRDB links).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            ],
+            swiftSettings: metadataAccessSettings
         ),
         .executableTarget(
             name: "bowties",
@@ -141,6 +155,7 @@ let package = Package(
                 "PropertyList",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: metadataAccessSettings,
             // What the dynamic loader does before `main` in every process
             // (bench/README.md, "Point commands, session 8"), release builds
             // only: lld packs the executable's 93,000 relative relocations
