@@ -53,6 +53,23 @@ struct WearHistoryCommandTests {
         #expect(wears == [RecordedWear("2026-11-20T00:00:00Z", "wedding")])
     }
 
+    @Test("--on takes its date with spaces, tabs and no-break spaces around it, and nothing else")
+    func wearOnPaddedDay() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        let padded = try workspace.run("wear", "R", "--on", " \t2026-11-20\u{00A0}\u{2003}")
+        #expect(padded.status == 0, "\(padded)")
+        #expect(padded.stdout == "Wore Classic Red Bow Tie (R) on 2026-11-20: 13 times so far.\n", "\(padded)")
+        #expect(try Self.wears(try Self.history(workspace, "R")) == [RecordedWear("2026-11-20T00:00:00Z", nil)])
+
+        // A line break is not a space here, as `CharacterSet.whitespaces`
+        // has it: the date is refused and nothing is recorded.
+        let broken = try workspace.run("wear", "R", "--on", "2026-11-21\n")
+        #expect(broken.status == 64, "\(broken)")
+        #expect(broken.stderr.contains("is not a date"), "\(broken)")
+        #expect(try Self.wears(try Self.history(workspace, "R")).count == 1)
+    }
+
     @Test("wear R --on a full ISO 8601 date-time keeps the time; the output names the day")
     func wearOnDateTime() throws {
         let workspace = try CatalogWorkspace()

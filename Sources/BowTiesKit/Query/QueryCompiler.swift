@@ -41,13 +41,13 @@ struct QueryCompiler {
                 arguments += values
                 conditions.append(term.negated ? "NOT COALESCE(\(sql), 0)" : sql)
             }
-            alternatives.append(conditions.joined(separator: " AND "))
+            alternatives.append(conditions.listed(separator: " AND "))
         }
         let whereSQL: String? =
             switch alternatives.count {
             case 0: nil
             case 1: alternatives[0]
-            default: alternatives.map { "(\($0))" }.joined(separator: " OR ")
+            default: alternatives.map { "(\($0))" }.listed(separator: " OR ")
             }
 
         var keys: [String] = []
@@ -59,7 +59,7 @@ struct QueryCompiler {
             keys.append(sorted + (key.descending ? descending : ascending))
         }
         keys.append("\(table).\(dialect.rowNumber)" + ascending)
-        return Compiled(whereSQL: whereSQL, arguments: arguments, orderSQL: keys.joined(separator: ", "))
+        return Compiled(whereSQL: whereSQL, arguments: arguments, orderSQL: keys.listed(separator: ", "))
     }
 
     private var table: String { "\"\(codec.entity.tableName)\"" }
@@ -89,7 +89,7 @@ struct QueryCompiler {
             let columns = [codec.entity.nameAttribute, codec.entity.keyAttribute].compactMap { $0 }
             let (operation, pattern) = containing(word)
             return (
-                "(" + columns.map { operation(attribute($0)) }.joined(separator: " OR ") + ")",
+                "(" + columns.map { operation(attribute($0)) }.listed(separator: " OR ") + ")",
                 columns.map { _ in pattern }
             )
         case .number(let name, let lower, let upper):
@@ -106,7 +106,7 @@ struct QueryCompiler {
                 parts.append("\(attribute(name)) <= ?")
                 values.append(upper.storeValue)
             }
-            return ("(" + parts.joined(separator: " AND ") + ")", values)
+            return ("(" + parts.listed(separator: " AND ") + ")", values)
         case .date(let name, let lower, let upper):
             var parts: [String] = []
             var values: [StoreValue] = []
@@ -118,7 +118,7 @@ struct QueryCompiler {
                 parts.append("\(attribute(name)) \(upper.inclusive ? "<=" : "<") ?")
                 values.append(upper.seconds.storeValue)
             }
-            return ("(" + parts.joined(separator: " AND ") + ")", values)
+            return ("(" + parts.listed(separator: " AND ") + ")", values)
         case .stored(let name, let value):
             guard let index = codec.entity.index(ofAttribute: name) else { return ("(0)", []) }
             return ("(\(attribute(name)) = ?)", [try codec.storeValue(value, at: index)])

@@ -176,7 +176,7 @@ struct RecordWriter: Sendable {
             let row = try StoreRow.fetchOne(
                 db.cachedStatement(
                     sql: """
-                        SELECT \(db.dialect.rowNumber), \(labelColumns.joined(separator: ", ")), "\(codec.entity.primaryKeyColumn)" FROM \(table) \
+                        SELECT \(db.dialect.rowNumber), \(labelColumns.listed(separator: ", ")), "\(codec.entity.primaryKeyColumn)" FROM \(table) \
                         WHERE "\(attribute.columnName)" = ? AND "\(codec.entity.primaryKeyColumn)" IS NOT ?
                         """),
                 arguments: [try codec.storeValue(value, at: index), key])

@@ -51,7 +51,7 @@ extension BowTies {
                 Output.line("Colour: none")
             }
             Output.line("URL: " + (tie.url.map { Output.escaped($0.absoluteString) } ?? "none"))
-            Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).joined(separator: ", ")))
+            Output.line("Tags: " + (tie.tags.isEmpty ? "none" : tie.tags.map(Output.escaped).listed(separator: ", ")))
             // Attributes this command gives no words of its own, as the
             // declaration names them.
             for (index, attribute) in tie.record.entity.attributes.enumerated()

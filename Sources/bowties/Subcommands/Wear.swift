@@ -115,7 +115,7 @@ enum WearDate {
     /// - Throws: ``UsageError`` for anything else, or for a date more than
     ///   a day ahead (no time zone is that far ahead of UTC).
     static func parse(_ text: String) throws -> Date {
-        let date = ISO8601.date(from: text.trimmingCharacters(in: .whitespaces))
+        let date = ISO8601.date(from: trimmed(text))
         guard let date else {
             throw UsageError(
                 "--on \"\(text)\" is not a date: use YYYY-MM-DD, or a date and time such as 2026-11-20T18:30:00Z")
@@ -124,6 +124,21 @@ enum WearDate {
             throw UsageError("--on \(text) is in the future: a wear is recorded once it happened")
         }
         return date
+    }
+
+    /// `text` without the spaces and tabs around it: the scalars of
+    /// `CharacterSet.whitespaces` (tab and Unicode's space separators),
+    /// without `trimmingCharacters(in:)`'s bridge through `NSString`, 0.9 M
+    /// instructions of a `wear --on` that otherwise takes 8 M.
+    static func trimmed(_ text: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == "\t" || scalar.properties.generalCategory == .spaceSeparator
+        }
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(scalars[first...last])
     }
 
     /// `2026-11-20`: the day in UTC.

@@ -84,7 +84,10 @@ enum Completions {
                 explicit = String(word.dropFirst("--store=".count))
             }
         }
-        let url = StoreLocation.resolve(explicit: explicit.map { NSString(string: $0).expandingTildeInPath })
+        // A path that does not start with `~` is taken as it is, without
+        // `NSString`'s bridge (0.6 M instructions at every Tab).
+        let url = StoreLocation.resolve(
+            explicit: explicit.map { $0.hasPrefix("~") ? NSString(string: $0).expandingTildeInPath : $0 })
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         return try Catalog(url: url, mode: .readOnly, wait: WaitPolicy(limit: 0.5))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import BowTiesKit
 
 extension FastPath {
     /// What the shell completion scripts ask at each Tab after a command
@@ -36,7 +37,7 @@ extension FastPath {
         var completions = complete(prefix, words)
         // ArgumentParser's `CompletionShell.format(completions:)`.
         if getenv("SAP_SHELL").map({ String(cString: $0) }) == "zsh" { completions.append(" ") }
-        let text = completions.joined(separator: "\n")
+        let text = completions.listed(separator: "\n")
         return text.isEmpty ? "" : text + "\n"
     }
 

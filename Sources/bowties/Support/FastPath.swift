@@ -62,8 +62,12 @@ enum FastPath {
     struct Words: Sendable {
         var command = ""
         var positionals: [String] = []
-        var flags: Set<String> = []
-        var values: [String: String] = [:]
+        // Made with room: the first growth of an empty one runs the
+        // standard library's prespecialized resize, which checks
+        // `String: Hashable` by scanning every conformance in the executable
+        // (0.4 M instructions; bench/README.md, "Point commands, session 11").
+        var flags = Set<String>(minimumCapacity: 8)
+        var values = [String: String](minimumCapacity: 8)
 
         /// Nil for anything that is not a plain long option, its value, or
         /// a positional word: ArgumentParser reads those.

@@ -73,7 +73,8 @@ enum Terminal {
             if let depth = state.depth { return depth }
             // The four variables it reads, not `ProcessInfo`'s dictionary
             // of the whole environment (0.35 M instructions at each `show`).
-            var environment: [String: String] = [:]
+            // With room: see `FastPath.Words`.
+            var environment = [String: String](minimumCapacity: 8)
             for name in ["NO_COLOR", "TERM", "CLICOLOR_FORCE", "COLORTERM"] {
                 if let value = getenv(name) { environment[name] = String(cString: value) }
             }
