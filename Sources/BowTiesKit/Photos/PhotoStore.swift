@@ -51,10 +51,40 @@ struct PhotoFolder: PhotoStore {
 
     /// The folder for the store at `storeURL`.
     init(storeURL: URL) {
+        if let (folderPath, base) = Self.plainName(storeURL) {
+            // Every store opens this: by its path's text, without the
+            // `URL` calls below, whose first in a process costs a scan of
+            // every protocol conformance (``URL/fileSystemPath``).
+            folder = URL(
+                fileURLWithPath: (folderPath == "/" ? "" : folderPath) + "/.\(base)_SUPPORT/_EXTERNAL_DATA",
+                isDirectory: true)
+            return
+        }
         let base = storeURL.deletingPathExtension().lastPathComponent
         folder = storeURL.deletingLastPathComponent()
             .appendingPathComponent(".\(base)_SUPPORT", isDirectory: true)
             .appendingPathComponent("_EXTERNAL_DATA", isDirectory: true)
+    }
+
+    /// The store's folder and its name without the extension, when the
+    /// name is plain: it does not start with a dot and ends in a dot and
+    /// letters or digits only (`bowties.sqlite`), the case where
+    /// `deletingPathExtension()` takes exactly that last part. Nil for any
+    /// other name, which Foundation's rules decide.
+    static func plainName(_ storeURL: URL) -> (folder: String, base: String)? {
+        let name = storeURL.fileSystemName
+        guard name.utf8.first != UInt8(ascii: "."), let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")),
+            dot != name.utf8.startIndex
+        else { return nil }
+        let suffix = name.utf8[name.utf8.index(after: dot)...]
+        guard !suffix.isEmpty,
+            suffix.allSatisfy({ byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            })
+        else { return nil }
+        return (storeURL.fileSystemFolder, String(name[..<dot]))
     }
 
     /// The file for `sha256`, whether or not it exists. (Always a file's

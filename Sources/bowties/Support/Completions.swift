@@ -88,7 +88,7 @@ enum Completions {
         // `NSString`'s bridge (0.6 M instructions at every Tab).
         let url = StoreLocation.resolve(
             explicit: explicit.map { $0.hasPrefix("~") ? NSString(string: $0).expandingTildeInPath : $0 })
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard FileManager.default.fileExists(atPath: url.fileSystemPath) else { return nil }
         return try Catalog(url: url, mode: .readOnly, wait: WaitPolicy(limit: 0.5))
     }
 

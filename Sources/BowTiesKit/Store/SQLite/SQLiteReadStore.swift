@@ -77,7 +77,7 @@ final class SQLiteReadStore: SQLiteDirectStore {
         -> SQLiteReadStore?
     {
         var status = stat()
-        guard stat(url.path, &status) == 0, status.st_size > 0 else { return nil }
+        guard stat(url.fileSystemPath, &status) == 0, status.st_size > 0 else { return nil }
         let lock = try StoreLock.shared(forStoreAt: url, timeout: wait.limit, create: false, createFolder: false)
         SQLiteProcessSettings.apply()
         let busyWait = BusyWait(policy: wait, storeURL: url)

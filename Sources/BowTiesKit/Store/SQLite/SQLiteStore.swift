@@ -180,11 +180,11 @@ final class SQLiteStore: CatalogStore {
         ///   only a writer the user cannot be (another account) could
         ///   change it while we read.
         static func forReading(_ url: URL) -> StoreConnection {
-            let path = url.path
+            let path = url.fileSystemPath
             if FileManager.default.fileExists(atPath: path + "-wal") {
                 return StoreConnection(path: path, readOnly: true)
             }
-            let folder = url.deletingLastPathComponent().path
+            let folder = url.fileSystemFolder
             if access(path, W_OK) == 0 && access(folder, W_OK) == 0 {
                 return StoreConnection(path: path, readOnly: false)
             }
@@ -365,8 +365,8 @@ final class SQLiteStore: CatalogStore {
     /// Counts `body` among the writers of the store at `url`
     /// (``SQLiteWriteStore``'s transactions count too).
     static func countingWriter<T>(url: URL, _ body: () throws -> T) rethrows -> T {
-        writers.withLock { $0[url.path, default: 0] += 1 }
-        defer { writers.withLock { $0[url.path, default: 1] -= 1 } }
+        writers.withLock { $0[url.fileSystemPath, default: 0] += 1 }
+        defer { writers.withLock { $0[url.fileSystemPath, default: 1] -= 1 } }
         return try body()
     }
 
@@ -378,7 +378,7 @@ final class SQLiteStore: CatalogStore {
     /// limit (``SQLiteReadStore`` waits the same way).
     static func waitForWriters(url: URL, _ busyWait: BusyWait) throws {
         let deadline = busyWait.policy.limit.map { Date().addingTimeInterval($0) } ?? .distantFuture
-        while writers.withLock({ $0[url.path, default: 0] > 0 })
+        while writers.withLock({ $0[url.fileSystemPath, default: 0] > 0 })
             || WriteLockHolder.find(forStoreAt: url) != nil
         {
             if busyWait.isCancelled { throw CatalogError(.interrupted, "interrupted while waiting for the catalog") }

@@ -81,13 +81,13 @@ final class SQLiteWriteStore: SQLiteDirectStore {
     static func open(url: URL, wait: WaitPolicy, model: ObjectModel, migrator: SchemaMigrator) throws
         -> SQLiteWriteStore?
     {
-        let path = url.path
+        let path = url.fileSystemPath
         var status = stat()
         guard stat(path, &status) == 0, status.st_size > 0 else { return nil }
         // Where SQLite could only read, or not make its `-wal`, GRDB's
         // queue finds out and ``StoreLocation/accessProblem(store:)``
         // words it: one wording.
-        guard access(path, W_OK) == 0, access(url.deletingLastPathComponent().path, W_OK) == 0 else { return nil }
+        guard access(path, W_OK) == 0, access(url.fileSystemFolder, W_OK) == 0 else { return nil }
         // The lock file is there once any command wrote the store. Without
         // one, ``SQLiteStore`` creates it: this open never leaves a file
         // behind when it hands over (a newer release's store stays

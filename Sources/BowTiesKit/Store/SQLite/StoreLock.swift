@@ -35,7 +35,7 @@ import Foundation
 final class StoreLock: Sendable {
     /// The lock file's path for the store at `storeURL`.
     static func url(forStoreAt storeURL: URL) -> URL {
-        URL(fileURLWithPath: storeURL.path + "-lock")
+        URL(fileURLWithPath: storeURL.fileSystemPath + "-lock")
     }
 
     private let descriptor: Int32
@@ -79,10 +79,10 @@ final class StoreLock: Sendable {
         let deadline = timeout.map { Date().addingTimeInterval($0) } ?? .distantFuture
         while true {
             var created = create
-            var descriptor = create ? open(url.path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : -1
+            var descriptor = create ? open(url.fileSystemPath, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) : -1
             if !create || (descriptor < 0 && errno == EEXIST) {
                 created = false
-                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+                descriptor = open(url.fileSystemPath, O_RDONLY | O_CLOEXEC)
             }
             if descriptor < 0 {
                 let error = errno
@@ -92,7 +92,7 @@ final class StoreLock: Sendable {
                 }
                 if !create { return nil }
                 // The folder is gone, or the file went between the opens.
-                if !FileManager.default.fileExists(atPath: storeURL.deletingLastPathComponent().path) {
+                if !FileManager.default.fileExists(atPath: storeURL.fileSystemFolder) {
                     guard createFolder else { return nil }
                     try Catalog.createFolder(forStoreAt: storeURL)
                 }
@@ -112,7 +112,7 @@ final class StoreLock: Sendable {
     ///   version of bowties never opened) or someone holds a lock on it.
     static func exclusiveIfFree(forStoreAt storeURL: URL) -> StoreLock? {
         let url = url(forStoreAt: storeURL)
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(url.fileSystemPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         let lock = StoreLock(descriptor: descriptor, url: url, createdFile: false)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, lock.isStillAtItsPath else { return nil }
@@ -128,13 +128,13 @@ final class StoreLock: Sendable {
     /// giving the lock up.
     func removeFileIfCreatedAndUnused() {
         guard createdFile, flock(descriptor, LOCK_EX | LOCK_NB) == 0, isStillAtItsPath else { return }
-        unlink(url.path)
+        unlink(url.fileSystemPath)
     }
 
     /// Unlinks the lock file. Only for the holder of the exclusive lock,
     /// after it removed the store.
     func removeFile() {
-        unlink(url.path)
+        unlink(url.fileSystemPath)
     }
 
     /// Waits for `operation` (`LOCK_SH` or `LOCK_EX`), polling so that the
@@ -164,7 +164,7 @@ final class StoreLock: Sendable {
     private var isStillAtItsPath: Bool {
         var opened = stat()
         var current = stat()
-        guard fstat(descriptor, &opened) == 0, stat(url.path, &current) == 0 else { return false }
+        guard fstat(descriptor, &opened) == 0, stat(url.fileSystemPath, &current) == 0 else { return false }
         return opened.st_dev == current.st_dev && opened.st_ino == current.st_ino
     }
 }
