@@ -19,12 +19,24 @@ protocol SQLiteDirectStore: CatalogStore {
     /// Used through ``withConnection(_:)`` only, but for
     /// `sqlite3_interrupt`, which SQLite allows from any thread.
     var connection: SQLiteReadConnection { get }
-    /// Runs `body` with the connection, one thread at a time.
-    func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T
 }
 
 extension SQLiteDirectStore {
     var dialect: SQLDialect { SQLiteStore.dialect }
+
+    /// Runs `body` with the connection, one thread at a time.
+    func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
+        try connection.lend(body)
+    }
+
+    /// `body` in one read transaction: one snapshot of the store.
+    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
+        try mapErrors {
+            try withConnection { connection in
+                try connection.inReadTransaction { try body(SQLiteReadSession($0)) }
+            }
+        }
+    }
 
     func interrupt() {
         busyWait.cancel()

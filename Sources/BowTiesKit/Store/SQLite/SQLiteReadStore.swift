@@ -48,10 +48,8 @@ final class SQLiteReadStore: SQLiteDirectStore {
     /// The shared lock that tells a failed command not to remove this
     /// store while we read it (nil when there is no lock file).
     private let lock: StoreLock?
-    /// Used under ``access`` only, but for `sqlite3_interrupt`, which
-    /// SQLite allows from any thread while another uses the connection.
+    /// Lent to one thread at a time (``SQLiteDirectStore/withConnection(_:)``).
     let connection: SQLiteReadConnection
-    private let access = NSLock()
 
     private init(
         url: URL, model: ObjectModel, migrator: SchemaMigrator, busyWait: BusyWait, lock: StoreLock?,
@@ -96,22 +94,7 @@ final class SQLiteReadStore: SQLiteDirectStore {
         connection.close()
     }
 
-    /// Runs `body` with the connection, one thread at a time.
-    func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
-        access.lock()
-        defer { access.unlock() }
-        return try body(connection)
-    }
-
-    // MARK: - Reads
-
-    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
-        try mapErrors {
-            try withConnection { connection in
-                try connection.inReadTransaction { try body(SQLiteReadSession($0)) }
-            }
-        }
-    }
+    // MARK: - Reads (``SQLiteDirectStore/read(_:)``)
 
     func transaction<T>(commit: Bool, _ body: (any StoreSession) throws -> T) throws -> T {
         throw readOnlyError()
@@ -157,11 +140,20 @@ final class SQLiteReadStore: SQLiteDirectStore {
 
 /// One SQLite connection of ``SQLiteReadStore`` (or, opened `forWriting`,
 /// of ``SQLiteWriteStore``): opened with `sqlite3_open_v2`, closed with
-/// `sqlite3_close` after its statements. Not thread-safe: its store
-/// lends it to one thread at a time.
+/// `sqlite3_close` after its statements. Used by one thread at a time,
+/// through ``lend(_:)``; `pointer` is also read directly for
+/// `sqlite3_interrupt`, which SQLite allows from any thread.
 final class SQLiteReadConnection: @unchecked Sendable {
     let pointer: OpaquePointer
     private var closed = false
+    private let lending = NSLock()
+
+    /// Runs `body` with this connection, one thread at a time.
+    func lend<T>(_ body: (SQLiteReadConnection) throws -> T) rethrows -> T {
+        lending.lock()
+        defer { lending.unlock() }
+        return try body(self)
+    }
 
     /// Opens `target` without creating anything, with `busyWait` as its
     /// busy handler and the `regexp` function; then `PRAGMA query_only`,

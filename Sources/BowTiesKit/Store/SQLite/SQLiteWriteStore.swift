@@ -55,8 +55,8 @@ final class SQLiteWriteStore: SQLiteDirectStore {
     /// The shared lock that tells a failed command not to remove this
     /// store while we use it.
     private let lock: StoreLock
+    /// Lent to one thread at a time (``SQLiteDirectStore/withConnection(_:)``).
     let connection: SQLiteReadConnection
-    private let lending = NSLock()
 
     private init(
         url: URL, model: ObjectModel, migrator: SchemaMigrator, busyWait: BusyWait, lock: StoreLock,
@@ -118,21 +118,7 @@ final class SQLiteWriteStore: SQLiteDirectStore {
         connection.close()
     }
 
-    func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {
-        lending.lock()
-        defer { lending.unlock() }
-        return try body(connection)
-    }
-
-    // MARK: - Transactions
-
-    func read<T>(_ body: (any StoreSession) throws -> T) throws -> T {
-        try mapErrors {
-            try withConnection { connection in
-                try connection.inReadTransaction { try body(SQLiteReadSession($0)) }
-            }
-        }
-    }
+    // MARK: - Transactions (reads: ``SQLiteDirectStore/read(_:)``)
 
     /// `BEGIN IMMEDIATE`: the write lock from the start (writers queue on
     /// the busy handler), then `COMMIT`, or `ROLLBACK` when `commit` is
