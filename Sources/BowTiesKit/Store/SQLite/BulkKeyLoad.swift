@@ -61,7 +61,9 @@ struct BulkKeyLoad {
 
     /// Builds the index, with a page cache of `cacheKiB` (`CREATE INDEX`
     /// sorts in memory as large as the cache, on top of it), then sets the
-    /// cache to `restoring` if given.
+    /// cache to `restoring` if given. Without `restoring` (the end of the
+    /// load) the sorter takes ``SecondaryIndex/bulkBuildThreads`` workers
+    /// for the build.
     ///
     /// - Returns: False, with no index built and the transaction still
     ///   open, when a key repeats: ``firstRepeat(_:)`` finds it.
@@ -69,8 +71,12 @@ struct BulkKeyLoad {
         guard !isBuilt else { return true }
         let db = try SQLiteStore.database(of: session)
         try db.execute(sql: "PRAGMA cache_size = -\(cacheKiB)")
+        // At the end of the load (nothing to restore) the parser has
+        // ended: the sorter may take the other core.
+        if restoring == nil { try db.execute(sql: "PRAGMA threads = \(SecondaryIndex.bulkBuildThreads)") }
         defer {
             if let restoring { try? db.execute(sql: "PRAGMA cache_size = -\(restoring)") }
+            if restoring == nil { try? db.execute(sql: "PRAGMA threads = 0") }
         }
         do {
             try db.execute(sql: index.createSQL)

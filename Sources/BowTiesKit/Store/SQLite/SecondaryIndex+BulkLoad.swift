@@ -3,6 +3,21 @@ extension SecondaryIndex {
     /// deferred: SQLite's default, the store's usual one.
     static let bulkBuildCacheKiB = 2000
 
+    /// The worker threads SQLite's sorter may use while a bulk load builds
+    /// its indexes at the end (`PRAGMA threads`; Debian's SQLite allows up
+    /// to 8, none by default).
+    ///
+    /// When the last record is stored the parsing thread has ended, and
+    /// the builds (six sorts of every row at the end of a first import)
+    /// ran on one core while the other stood idle. With one worker, a
+    /// sort's full batch of keys is sorted and written out on the other
+    /// core while this thread reads the next rows, and the batches are
+    /// merged on both. It costs one more batch in memory (the page cache's
+    /// size, ``bulkBuildCacheKiB``) while a worker holds it. Set back to 0
+    /// after the builds: a build in the middle of a load (the first record
+    /// with tags) would take the core the parser is using.
+    static let bulkBuildThreads = 1
+
     /// Creates `indexes` at the end of a bulk load, in its transaction,
     /// with the store's usual page cache rather than the import's larger
     /// one.
@@ -16,8 +31,10 @@ extension SecondaryIndex {
     /// a temporary file, which costs little next to the page misses a
     /// larger cache saves while inserting (bench/README.md, "session 8").
     /// The cache goes back to the store's usual size after the import in
-    /// any case.
+    /// any case. The sorter takes ``bulkBuildThreads`` workers for the
+    /// builds.
     static func bulkBuildSQL(_ indexes: [SecondaryIndex]) -> String {
-        (["PRAGMA cache_size = -\(bulkBuildCacheKiB)"] + indexes.map(\.createSQL)).joined(separator: ";\n")
+        (["PRAGMA cache_size = -\(bulkBuildCacheKiB)", "PRAGMA threads = \(bulkBuildThreads)"]
+            + indexes.map(\.createSQL) + ["PRAGMA threads = 0"]).joined(separator: ";\n")
     }
 }
