@@ -107,6 +107,51 @@ struct PostgreSQLPhotoReferenceTests {
         #expect(check.stdout.contains("bowtie_photoData_sha256_insert"), "\(check)")
     }
 
+    @Test("under concurrent writers: a photo's delete waits for a tie being written, and the later of the two is refused")
+    func concurrentWriters() throws {
+        let server = try PostgreSQLServer()
+        defer { server.stop() }
+        let bowties = try BowTiesRunner()
+        let address = try server.createDatabase()
+        let database = "catalog1"
+        let made = try bowties.run(arguments: ["migrate", "--store", address], environment: server.clientEnvironment)
+        #expect(made.status == 0, "\(made)")
+        try server.sql(
+            #"INSERT INTO blob (sha256, "byteCount", external, data) VALUES ('X1', 1, false, '\x00'), ('X2', 1, false, '\x00')"#,
+            database: database)
+        /// Runs `first` (a transaction that holds its change for a second)
+        /// in the background and `second` meanwhile; the second's output.
+        func race(_ first: String, _ second: String) throws -> (status: Int32, output: String) {
+            let holder = Process()
+            holder.executableURL = server.binDirectory.appendingPathComponent("psql")
+            holder.arguments = [
+                "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.directory.path, "-p", String(server.port),
+                "-U", PostgreSQLServer.owner, "-d", database, "-c", "BEGIN", "-c", first, "-c", "SELECT pg_sleep(1.5)",
+                "-c", "COMMIT",
+            ]
+            holder.standardOutput = FileHandle.nullDevice
+            holder.standardError = FileHandle.nullDevice
+            try holder.run()
+            defer { holder.waitUntilExit() }
+            usleep(500_000)
+            return try Self.psql(server, database, ["-c", second])
+        }
+        // A tie written first: the photo's delete waits for its commit,
+        // then sees it, and is refused.
+        let delete = try race(
+            #"INSERT INTO bowtie (id, name, "photoData_sha256") VALUES ('C-1', 'one', 'X1')"#,
+            "DELETE FROM blob WHERE sha256 = 'X1'")
+        #expect(delete.status != 0 && delete.output.contains(#"update or delete on table "blob""#), "\(delete.output)")
+        // A photo deleted first: the tie's lock waits for that commit, then
+        // finds the photo gone, and the tie is refused.
+        let insert = try race(
+            "DELETE FROM blob WHERE sha256 = 'X2'",
+            #"INSERT INTO bowtie (id, name, "photoData_sha256") VALUES ('C-2', 'two', 'X2')"#)
+        #expect(insert.status != 0 && insert.output.contains("Key (photoData_sha256)=(X2) is not present"), "\(insert.output)")
+        #expect(try server.sql(#"SELECT id || ' ' || "photoData_sha256" FROM bowtie"#, database: database) == "C-1 X1\n")
+        #expect(try server.sql("SELECT string_agg(sha256, ',') FROM blob", database: database) == "X1\n")
+    }
+
     @Test("a v2 catalog reads as it is; its owner's first write upgrades it to v3, once; then a missing photo is refused")
     func olderCatalogUpgrades() throws {
         let server = try PostgreSQLServer()
