@@ -179,14 +179,15 @@ def main(argv):
                         help="the size list and export stream, and whose import's memory is measured (default 1M)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each import (default 3)")
     parser.add_argument("--short-runs", type=int, default=21, help="runs of show and wear (default 21)")
-    parser.add_argument("--only", default="import,short,large",
-                        help="the sections to run, of import (the import against \\copy), short (show and wear"
+    parser.add_argument("--only", default="import,server,short,large",
+                        help="the sections to run, of import (the import against \\copy), server (psql's \\copy"
+                             " into the catalog's table, schema v3 and v2, and the plain one), short (show and wear"
                              " against psql -c) and large (the large import's memory, list and export streamed);"
-                             " default all. The results file is written only for all three.")
+                             " default all. The results file is written only for import, short and large together.")
     options = parser.parse_args(argv)
     sections = set(options.only.split(","))
-    if not sections <= {"import", "short", "large"}:
-        sys.exit(f"--only: {options.only}: import, short, large")
+    if not sections <= {"import", "server", "short", "large"}:
+        sys.exit(f"--only: {options.only}: import, server, short, large")
     bowties = os.environ.get("BOWTIES_BIN") or sys.exit("BOWTIES_BIN: the bowties binary to measure")
     os.environ.update({"PGPASSWORD": PASSWORD, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent"})
     for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSSLMODE"]:
@@ -243,6 +244,9 @@ def main(argv):
         for number, index in enumerate(index for index in indexes if index and "(rowid)" not in index):
             head, _, rest = index.partition(" ON public.bowtie ")
             kind = head.rsplit(" ", 1)[0]  # CREATE [UNIQUE] INDEX
+            # The orders' indexes end with the row number (schema v2),
+            # which the plain table does not have: the same keys without it.
+            rest = rest.replace(", rowid)", ")")
             plain_indexes.append(f"{kind} plain_{number} ON public.plain {rest};")
         plain_table = ("DROP TABLE IF EXISTS plain; "
                        f"CREATE TABLE plain ({definition}, PRIMARY KEY (id)); " + " ".join(plain_indexes))
@@ -297,6 +301,87 @@ def main(argv):
                 report.append(f"| {name} | {harness.seconds(median(walls))} | "
                               f"{', '.join(harness.seconds(wall) for wall in walls)} | {harness.mib(rss)} | "
                               f"{harness.times(median(walls) / csv_median)} |")
+            report.append("")
+
+        # ------------------------------------------------ the server's share
+        # The same binary rows copied by psql into the catalog's own table
+        # (schema v3: the photo's reference checked by statement triggers),
+        # into it with v2's foreign key in their place (checked row by row),
+        # and into the plain table: what the schema costs before any client.
+        if "server" in sections:
+            log(f"psql \\copy into the catalog's table, v3 and v2, load {' '.join(load())}")
+            blob_path = os.path.join(work, "blob.bin")
+            server.sql(f"\\copy (SELECT sha256, \"byteCount\", external, data FROM blob) TO '{blob_path}' (FORMAT binary)",
+                       "warm")
+            for template in ["template_v3", "template_v2"]:
+                server.sql(f'DROP DATABASE IF EXISTS "{template}"')
+                address = server.create(template)
+                checked(harness.spawn([bowties, "migrate", "--store", address]), "migrate")
+                server.sql(f"\\copy blob (sha256, \"byteCount\", external, data) FROM '{blob_path}' (FORMAT binary)",
+                           template)
+            server.sql(
+                'DROP TRIGGER "bowtie_photoData_sha256_insert" ON bowtie; '
+                'DROP TRIGGER "bowtie_photoData_sha256_update" ON bowtie; '
+                'DROP TRIGGER "blob_referenced_delete" ON blob; DROP TRIGGER "blob_referenced_update" ON blob; '
+                'ALTER TABLE bowtie ADD CONSTRAINT "bowtie_photoData_sha256_fkey" FOREIGN KEY ("photoData_sha256") '
+                'REFERENCES blob (sha256) DEFERRABLE', "template_v2")
+            copies = {"count": 0}
+            # The server process's CPU time, read by it at the end of the
+            # session (/proc/self/stat: utime + stime): steadier under load
+            # than wall time. The bench's owner is the cluster's superuser.
+            cpu_sql = ("SELECT split_part(pg_read_file('/proc/self/stat'), ' ', 14)::bigint"
+                       " + split_part(pg_read_file('/proc/self/stat'), ' ', 15)::bigint")
+            cpu_file = os.path.join(work, "cpu.txt")
+
+            def server_cpu():
+                return int(open(cpu_file).read().strip()) / os.sysconf("SC_CLK_TCK")
+
+            def copy_into(template):
+                def measure():
+                    copies["count"] += 1
+                    database = f"copy{copies['count']}"
+                    server.sql(f'DROP DATABASE IF EXISTS "{database}"')
+                    server.sql(f'CREATE DATABASE "{database}" TEMPLATE "{template}"')
+                    # As bowties' import: the undo history's insert triggers off.
+                    command = server.psql(database) + [
+                        "-c", "SET bowties.undo_inserts = off",
+                        "-c", f"\\copy bowtie ({columns}) FROM '{binary_path}' (FORMAT binary)", "-c", cpu_sql]
+                    run = checked(harness.timed(command, cpu_file), "psql \\copy")
+                    server.sql(f'DROP DATABASE "{database}"')
+                    return run.wall, server_cpu()
+                return measure
+
+            def copy_plain():
+                server.sql(plain_table, "plain")
+                run = checked(harness.timed(server.psql("plain") + [
+                    "-c", f"\\copy plain FROM '{binary_path}' (FORMAT binary)", "-c", cpu_sql], cpu_file), "psql \\copy")
+                return run.wall, server_cpu()
+
+            shares = in_turns({
+                "the catalog's bowtie, v3 (statement triggers)": copy_into("template_v3"),
+                "the catalog's bowtie, v2 (foreign key)": copy_into("template_v2"),
+                "the plain table": copy_plain,
+            }, options.runs)
+            after = load()
+            plain_cpu = median([cpu for _, cpu in shares["the plain table"]])
+            report += [
+                f"## The server's share: psql \\copy of the same {options.records:,} binary rows",
+                "",
+                "Into a new copy of the catalog's `bowtie` table (schema v3, the photo's reference checked by"
+                " statement triggers), into it with schema v2's foreign key in their place (checked row by row),"
+                " and into the plain table above; the undo history's insert triggers off, as bowties' import"
+                " sets them. Server CPU: the server process's user and system time, which it reads at the"
+                f" session's end. {options.runs} runs each, in turns; load average at the end {' '.join(after)}.",
+                "",
+                "| into | median wall | server CPU, median | server CPU, runs | ÷ plain (CPU) |",
+                "|---|---|---|---|---|",
+            ]
+            for name, figures in shares.items():
+                walls = [wall for wall, _ in figures]
+                cpus = [cpu for _, cpu in figures]
+                report.append(f"| {name} | {harness.seconds(median(walls))} | {harness.seconds(median(cpus))} | "
+                              f"{', '.join(harness.seconds(cpu) for cpu in cpus)} | "
+                              f"{harness.times(median(cpus) / plain_cpu)} |")
             report.append("")
 
         # ------------------------------------------------ show and wear
@@ -385,7 +470,7 @@ def main(argv):
         shutil.rmtree(work, ignore_errors=True)
     text = "\n".join(report) + "\n"
     sys.stdout.write(text)
-    if sections == {"import", "short", "large"}:
+    if sections >= {"import", "short", "large"}:
         os.makedirs(os.path.dirname(RESULTS), exist_ok=True)
         with open(RESULTS, "w") as out:
             out.write(text)

@@ -61,6 +61,22 @@ struct PostgreSQLSchemaTests {
         #expect(BowTieModel.model.postgreSQLNotifiedTables.sorted() == ["blob", "bowtie", "bowtie_tag", "setting", "tag", "undo_action", "wear"])
     }
 
+    @Test("v3 drops the photo's foreign key for the statement triggers the declaration generates")
+    func frozenPhotoReferenceStatementsAreTheGeneratedOnes() throws {
+        let generated = BowTieModel.model.postgreSQLPhotoReferenceSQL
+        let v3 = try #require(PostgreSQLStore.migrations.first { $0.identifier.hasPrefix("v3:") })
+        #expect(v3.statements.first == #"ALTER TABLE "bowtie" DROP CONSTRAINT "bowtie_photoData_sha256_fkey""#)
+        for (written, derived) in zip(v3.statements.dropFirst(), generated) {
+            #expect(written == derived)
+        }
+        #expect(Array(v3.statements.dropFirst()) == generated)
+        #expect(
+            BowTieModel.model.postgreSQLPhotoReferenceSchema.sorted() == [
+                "trigger blob blob_referenced_delete", "trigger blob blob_referenced_update",
+                "trigger bowtie bowtie_photoData_sha256_insert", "trigger bowtie bowtie_photoData_sha256_update",
+            ])
+    }
+
     @Test("a value of every kind goes in and comes back as SQLite's would; ? outside quotes only")
     func valuesAndPlaceholders() throws {
         let server = try PostgreSQLServer()

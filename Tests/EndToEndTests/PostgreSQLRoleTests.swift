@@ -140,18 +140,18 @@ struct PostgreSQLRoleTests {
         let migrated = try roles.run(Roles.owner, ["migrate"])
         #expect(migrated.status == 0 && migrated.stderr.isEmpty, "\(migrated)")
         #expect(
-            migrated.stdout == "Created the catalog's tables at \(roles.address(Roles.owner)) (schema v2).\n", "\(migrated)")
+            migrated.stdout == "Created the catalog's tables at \(roles.address(Roles.owner)) (schema v3).\n", "\(migrated)")
         let again = try roles.run(Roles.owner, ["migrate", "--json"])
         #expect(again.status == 0, "\(again)")
         let report = try #require(try again.json() as? [String: Any], "\(again)")
-        #expect(report["before"] as? Int == 2 && report["after"] as? Int == 2, "\(again)")
+        #expect(report["before"] as? Int == 3 && report["after"] as? Int == 3, "\(again)")
         #expect((report["applied"] as? [Any])?.isEmpty == true, "\(again)")
         #expect(report["store"] as? String == roles.address(Roles.owner), "\(again)")
         // Nothing to do needs no owner: the everyday role hears the same.
         let clerk = try roles.run(Roles.everyday, ["migrate"])
         #expect(
             clerk.status == 0
-                && clerk.stdout == "The catalog at \(roles.address(Roles.everyday)) is up to date (schema v2): nothing to do.\n",
+                && clerk.stdout == "The catalog at \(roles.address(Roles.everyday)) is up to date (schema v3): nothing to do.\n",
             "\(clerk)")
         let tables = try roles.tables()
         #expect(tables.contains("bowtie") && tables.contains("undo_action"), "\(tables)")
@@ -265,7 +265,7 @@ struct PostgreSQLRoleTests {
         }
         // Its migrate has nothing to do; the catalog is as it was.
         let migrate = try roles.run(Roles.reader, ["migrate"])
-        #expect(migrate.status == 0 && migrate.stdout.hasSuffix("is up to date (schema v2): nothing to do.\n"), "\(migrate)")
+        #expect(migrate.status == 0 && migrate.stdout.hasSuffix("is up to date (schema v3): nothing to do.\n"), "\(migrate)")
         let after = try roles.run(Roles.reader, ["export", "--format", "jsonl"])
         #expect(after.stdout == before.stdout, "nothing changed")
     }

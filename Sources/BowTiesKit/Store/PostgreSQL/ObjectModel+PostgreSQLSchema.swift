@@ -62,7 +62,9 @@ extension ObjectModel {
             for (name, type, notNull) in columns { column(table, name, type, notNull: notNull) }
             lines.append("key \(table) (\(columns[0].0))")
         }
-        lines.append("references bowtie.photoData_sha256 blob.sha256 on delete NO ACTION")
+        // A photo column names a row of `blob` through statement triggers
+        // (schema v3: ``postgreSQLPhotoReferenceSQL``), not a foreign key.
+        lines += postgreSQLPhotoReferenceSchema
         for entity in entities {
             let table = entity.tableName
             lines.append("table \(table)")
@@ -212,10 +214,13 @@ extension PostgreSQLStore {
             let unique: Bool = row[1] ?? false
             lines.append("index \(text(row, 0))" + (unique ? " unique" : ""))
         }
+        // A trigger `ALTER TABLE … DISABLE TRIGGER` set aside is not the
+        // declared one: since v3 the photo's reference is such a trigger.
         lines += try String.fetchAll(
             session,
             sql: """
-                SELECT 'trigger ' || r.relname || ' ' || t.tgname FROM pg_trigger AS t JOIN pg_class AS r \
+                SELECT 'trigger ' || r.relname || ' ' || t.tgname || CASE WHEN t.tgenabled = 'D' THEN ' disabled' \
+                ELSE '' END FROM pg_trigger AS t JOIN pg_class AS r \
                 ON r.oid = t.tgrelid WHERE NOT t.tgisinternal AND r.relnamespace = current_schema()::regnamespace
                 """)
         return lines.sorted()

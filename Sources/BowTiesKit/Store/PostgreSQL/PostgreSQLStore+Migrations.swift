@@ -119,5 +119,38 @@ extension PostgreSQLStore {
                 #"CREATE INDEX "bowtie_rating" ON "bowtie" ("rating", "rowid")"#,
                 #"CREATE INDEX "bowtie_lastWorn" ON "bowtie" ("lastWorn", "rowid")"#,
             ]),
+        // The photo's reference checked once per statement, not per row:
+        // v1's foreign key from `bowtie."photoData_sha256"` to `blob` ran a
+        // `SELECT … FOR KEY SHARE` for every row an import wrote (most of
+        // what the server spent on a `COPY` beyond a plain table's). Its
+        // place is taken by statement triggers over transition tables that
+        // lock the named photos `FOR KEY SHARE` and refuse, with the key's
+        // SQLSTATE and words, a record naming a photo `blob` does not hold,
+        // and a change of `blob` that takes away a photo a record names
+        // (``ObjectModel/postgreSQLPhotoReferenceSQL``, generated from the
+        // declaration; `PostgreSQLSchemaTests` compares the two).
+        Migration(
+            identifier: "v3: the photo's reference checked per statement, not per row",
+            statements: [
+                #"ALTER TABLE "bowtie" DROP CONSTRAINT "bowtie_photoData_sha256_fkey""#,
+                #"""
+                CREATE FUNCTION "bowtie_photoData_sha256_check"() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE missing text; BEGIN IF TG_OP = 'INSERT' THEN PERFORM 1 FROM "blob" WHERE "sha256" IN (SELECT "photoData_sha256" AS value FROM "new_rows" WHERE "photoData_sha256" IS NOT NULL) FOR KEY SHARE; SELECT r.value INTO missing FROM (SELECT DISTINCT h.value FROM (SELECT "photoData_sha256" AS value FROM "new_rows" WHERE "photoData_sha256" IS NOT NULL) AS h) AS r WHERE NOT EXISTS (SELECT 1 FROM "blob" WHERE "sha256" = r.value) LIMIT 1; ELSE PERFORM 1 FROM "blob" WHERE "sha256" IN (SELECT n."photoData_sha256" AS value FROM "new_rows" AS n JOIN "old_rows" AS o ON o."rowid" = n."rowid" WHERE n."photoData_sha256" IS NOT NULL AND n."photoData_sha256" IS DISTINCT FROM o."photoData_sha256") FOR KEY SHARE; SELECT r.value INTO missing FROM (SELECT DISTINCT h.value FROM (SELECT n."photoData_sha256" AS value FROM "new_rows" AS n JOIN "old_rows" AS o ON o."rowid" = n."rowid" WHERE n."photoData_sha256" IS NOT NULL AND n."photoData_sha256" IS DISTINCT FROM o."photoData_sha256") AS h) AS r WHERE NOT EXISTS (SELECT 1 FROM "blob" WHERE "sha256" = r.value) LIMIT 1; END IF; IF missing IS NOT NULL THEN RAISE EXCEPTION USING ERRCODE = 'foreign_key_violation', MESSAGE = 'insert or update on table "bowtie" violates foreign key constraint "bowtie_photoData_sha256_fkey"', DETAIL = format('Key (photoData_sha256)=(%s) is not present in table "blob".', missing), TABLE = 'bowtie', CONSTRAINT = 'bowtie_photoData_sha256_fkey'; END IF; RETURN NULL; END $$
+                """#,
+                #"""
+                CREATE TRIGGER "bowtie_photoData_sha256_insert" AFTER INSERT ON "bowtie" REFERENCING NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "bowtie_photoData_sha256_check"()
+                """#,
+                #"""
+                CREATE TRIGGER "bowtie_photoData_sha256_update" AFTER UPDATE ON "bowtie" REFERENCING OLD TABLE AS "old_rows" NEW TABLE AS "new_rows" FOR EACH STATEMENT EXECUTE FUNCTION "bowtie_photoData_sha256_check"()
+                """#,
+                #"""
+                CREATE FUNCTION "blob_referenced_check"() RETURNS trigger LANGUAGE plpgsql AS $$ DECLARE gone text; BEGIN SELECT o."sha256" INTO gone FROM "old_rows" AS o WHERE NOT EXISTS (SELECT 1 FROM "blob" WHERE "sha256" = o."sha256") AND EXISTS (SELECT 1 FROM "bowtie" WHERE "photoData_sha256" = o."sha256") LIMIT 1; IF gone IS NOT NULL THEN RAISE EXCEPTION USING ERRCODE = 'foreign_key_violation', MESSAGE = 'update or delete on table "blob" violates foreign key constraint "bowtie_photoData_sha256_fkey" on table "bowtie"', DETAIL = format('Key (sha256)=(%s) is still referenced from table "bowtie".', gone), TABLE = 'blob', CONSTRAINT = 'bowtie_photoData_sha256_fkey'; END IF; RETURN NULL; END $$
+                """#,
+                #"""
+                CREATE TRIGGER "blob_referenced_delete" AFTER DELETE ON "blob" REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "blob_referenced_check"()
+                """#,
+                #"""
+                CREATE TRIGGER "blob_referenced_update" AFTER UPDATE ON "blob" REFERENCING OLD TABLE AS "old_rows" FOR EACH STATEMENT EXECUTE FUNCTION "blob_referenced_check"()
+                """#,
+            ]),
     ]
 }
