@@ -20,7 +20,7 @@ BIN=${BIN:-.build/release}
 DURATION=${DURATION:-10s}
 command -v wrk >/dev/null || { echo "bench/serve.sh: needs wrk (apt-get install wrk)" >&2; exit 2; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/bowties-serve-bench.XXXXXX")
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill ${server:-} "$pid" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 store=$WORK/catalog.sqlite
 "$BIN/bowties" import SampleData/SampleData.plist --store "$store" >/dev/null
 # SERVE_PREFIX runs the server's own executable under a command (a heap
@@ -32,10 +32,15 @@ else
     "$BIN/bowties" serve --port 0 --store "$store" >"$WORK/serve.out" 2>&1 &
 fi
 pid=$!
-for _ in $(seq 1 100); do grep -q serving "$WORK/serve.out" && break; sleep 0.1; done
+# Up to 2 minutes: a profiler's start on a loaded machine is slow.
+for _ in $(seq 1 1200); do grep -q serving "$WORK/serve.out" && break; sleep 0.1; done
 port=$(sed -n 's|.*http://127.0.0.1:\([0-9]*\)/$|\1|p' "$WORK/serve.out")
+[ -n "$port" ] || { echo "bench/serve.sh: the server did not start:" >&2; cat "$WORK/serve.out" >&2; exit 1; }
 url=http://127.0.0.1:$port
-rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
+# The server's own process: a profiler that runs it as its child
+# (heaptrack) is not the one to measure.
+server=$(pgrep -P "$pid" -x bowties-serve || echo "$pid")
+rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$server/status"; }
 
 echo "# bowties serve under load"
 echo
@@ -90,7 +95,7 @@ done
 done) &
 elapsed=0
 while [ "$(date +%s)" -lt "$end_at" ]; do
-    echo "$elapsed $(awk '/VmRSS/ {print $2}' "/proc/$pid/status") $(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/rss"
+    echo "$elapsed $(awk '/VmRSS/ {print $2}' "/proc/$server/status") $(cut -d' ' -f1 /proc/loadavg)" >>"$WORK/rss"
     sleep 10
     elapsed=$((elapsed + 10))
 done
