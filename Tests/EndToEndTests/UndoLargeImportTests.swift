@@ -64,4 +64,33 @@ struct UndoLargeImportTests {
         #expect(shown.status == 0, "\(shown)")
         #expect(try workspace.run("check").status == 0)
     }
+
+    @Test("an undo of a large import killed while it deletes: the store file untouched, the catalog and its history as before, the undo works after")
+    func undoKilledWhileDeleting() throws {
+        let workspace = try CatalogWorkspace()
+        try workspace.importSampleData()
+        let file = try workspace.writeInput(Self.ties(60_000), to: "ties.jsonl")
+        let imported = try workspace.run("import", file.path)
+        try #require(imported.status == 0, "\(imported)")
+        let before = try workspace.snapshot()
+        let bytesBefore = try Data(contentsOf: workspace.storeURL)
+
+        // Killed once its deletes have spilled pages into the WAL (the
+        // indexes are dropped by then): nothing it wrote is committed.
+        let undo = try workspace.start(["undo"])
+        let wal = URL(fileURLWithPath: workspace.storeURL.path + "-wal")
+        let underWay = poll(timeout: 300) { !undo.isRunning || (fileSize(wal) ?? 0) > 2_000_000 }
+        try #require(underWay && undo.isRunning, "the undo was not caught writing\n\(undo.describe())")
+        undo.send(SIGKILL)
+        _ = undo.wait(timeout: 60)
+
+        #expect(try Data(contentsOf: workspace.storeURL) == bytesBefore, "the store file changed")
+        let check = try workspace.run("check")
+        #expect(check.status == 0, "\(check)")
+        let after = try workspace.snapshot()
+        #expect(after.rows == before.rows, "\(after.difference(from: before).prefix(1_000))")
+        let again = try workspace.run("undo")
+        #expect(again.status == 0 && again.stdout.hasSuffix(": removed 60,000 bow ties.\n"), "\(again)")
+        #expect(try workspace.run("count").stdout == "7\n")
+    }
 }
