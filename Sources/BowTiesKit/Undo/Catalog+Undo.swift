@@ -361,7 +361,9 @@ extension Catalog {
         case "insert":
             try db.cachedStatement(sql: "DELETE FROM \(table) WHERE \(db.dialect.rowNumber) = ?").execute(arguments: [entry.row])
         case "range":
-            try UndoHistory.deleteRows(of: entry.table, from: entry.row, through: entry.lastRow ?? entry.row, db)
+            try UndoHistory.removeRange(
+                of: entry.table, from: entry.row, through: entry.lastRow ?? entry.row, model: model,
+                setsIndexesAside: !isOnPostgreSQL, cacheKiB: Self.undoCacheKiB, db)
         case "delete":
             // A table whose key is an integer keeps its rowid in that
             // column (SQLite's `pk INTEGER PRIMARY KEY`; PostgreSQL's `pk`
