@@ -27,9 +27,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 
 
-def measure(command, watched):
-    """Runs `command` under /usr/bin/time; returns (wall, cpu, peak KiB,
-    largest size of each watched file)."""
+def measure(command, watched, input=None):
+    """Runs `command` under /usr/bin/time (with `input` on its standard
+    input); returns (wall, cpu, peak KiB, largest size of each watched
+    file)."""
     largest = {path: 0 for path in watched}
     done = threading.Event()
 
@@ -45,7 +46,7 @@ def measure(command, watched):
     watcher = threading.Thread(target=watch)
     watcher.start()
     start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *command],
+    result = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *command], input=input,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     done.set()

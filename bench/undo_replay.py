@@ -20,10 +20,10 @@ import argparse
 import os
 import shutil
 import sqlite3
-import subprocess
 import sys
-import threading
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scale_pairs  # noqa: E402
 
 ASIDE = [
     ("bowtie_searchKey_nocase", "bowtie(searchKey COLLATE NOCASE)"),
@@ -52,30 +52,11 @@ def script(first, last, aside):
 
 
 def run(store, sql):
-    largest = 0
-    done = threading.Event()
-
-    def watch():
-        nonlocal largest
-        while not done.is_set():
-            try:
-                largest = max(largest, os.path.getsize(store + "-wal"))
-            except OSError:
-                pass
-            time.sleep(0.05)
-
-    watcher = threading.Thread(target=watch)
-    watcher.start()
-    start = time.perf_counter()
-    result = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "sqlite3", store], input=sql,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - start
-    done.set()
-    watcher.join()
-    if result.returncode != 0:
-        sys.exit(f"sqlite3 failed ({result.returncode}):\n{result.stderr}")
-    user, system, peak = result.stderr.strip().splitlines()[-1].split()
-    return wall, float(user) + float(system), int(peak), largest
+    """The script in the sqlite3 shell: (wall, cpu, peak KiB, the largest
+    the WAL grew)."""
+    wal = store + "-wal"
+    wall, cpu, peak, largest = scale_pairs.measure(["sqlite3", store], [wal], input=sql)
+    return wall, cpu, peak, largest[wal]
 
 
 def main():
