@@ -12,7 +12,6 @@
 //   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
 //   bowties       the command-line tool: one file per subcommand
-//   CMallocTrim   C: glibc's malloc_trim, for bowties-serve
 //   bowties-serve `bowties serve`: the catalog in the browser (Hummingbird,
 //                 SwiftNIO), a separate executable so that `bowties` links none of it
 import Foundation
@@ -106,9 +105,6 @@ let package = Package(
         ),
         // sqlite3_config, whose variadic arguments Swift cannot pass.
         .target(name: "CSQLiteSettings"),
-        // glibc's malloc_trim, for `bowties serve` (<malloc.h> is not in the
-        // Glibc module).
-        .target(name: "CMallocTrim"),
         .systemLibrary(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -186,7 +182,6 @@ let package = Package(
             name: "bowties-serve",
             dependencies: [
                 "BowTiesKit",
-                "CMallocTrim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

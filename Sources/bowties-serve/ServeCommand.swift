@@ -52,7 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(host, port: port), serverName: nil),
-            services: [feed, MemoryTrim()],
+            services: [feed],
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let url = settings.startURL(port: port)
