@@ -23,6 +23,10 @@ protocol SQLiteDirectStore: CatalogStore {
 
 extension SQLiteDirectStore {
     var dialect: SQLDialect { SQLiteStore.dialect }
+    /// Only a current store is opened here (``SQLiteSchemaCheck``): nothing
+    /// was upgraded, and nothing is read through an older schema.
+    var upgradedSchema: Catalog.SchemaVersions? { nil }
+    var olderSchema: Catalog.SchemaVersions? { nil }
 
     /// Runs `body` with the connection, one thread at a time.
     func withConnection<T>(_ body: (SQLiteReadConnection) throws -> T) throws -> T {

@@ -43,8 +43,6 @@ final class SQLiteReadStore: SQLiteDirectStore {
     let photos: any PhotoStore
     let busyWait: BusyWait
     var isWritable: Bool { false }
-    var upgradedSchema: Catalog.SchemaVersions? { nil }
-    var olderSchema: Catalog.SchemaVersions? { nil }
     /// The shared lock that tells a failed command not to remove this
     /// store while we read it (nil when there is no lock file).
     private let lock: StoreLock?

@@ -50,8 +50,6 @@ final class SQLiteWriteStore: SQLiteDirectStore {
     let photos: any PhotoStore
     let busyWait: BusyWait
     var isWritable: Bool { true }
-    var upgradedSchema: Catalog.SchemaVersions? { nil }
-    var olderSchema: Catalog.SchemaVersions? { nil }
     /// The shared lock that tells a failed command not to remove this
     /// store while we use it.
     private let lock: StoreLock
