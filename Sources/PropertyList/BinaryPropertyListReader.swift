@@ -5,7 +5,7 @@ import Foundation
 ///
 /// A binary property list is random access: its trailer, at the end of the
 /// file, says where every object is. The reader reads the file with
-/// `pread` through a cache of 1 MiB (``ByteRegion``), so memory stays flat
+/// `pread` through caches of 1 MiB in all (``ByteRegion``), so memory stays flat
 /// whatever the file's size, and a file cut short by another process
 /// while it is read is a located error rather than a crash, and builds
 /// values only when asked: a root array one element at a time with
@@ -73,19 +73,6 @@ public final class BinaryPropertyListReader {
         case failed(PropertyListError)
     }
 
-    /// An array or dictionary being built, with the references still to
-    /// read.
-    private struct OpenContainer {
-        var container: BinaryObjectTable.Container
-        var position = 0
-        var items: [PropertyListItem] = []
-        var entries: [PropertyListDictionary.Entry] = []
-        var pendingKey: (key: String, location: SourceLocation)?
-        /// Key to entry index, built once a dictionary is large enough
-        /// for hashing to beat a linear scan.
-        var keyIndex: [String: Int]?
-    }
-
     // MARK: - Opening
 
     /// Reads the binary property list at `url` and checks its trailer.
@@ -102,12 +89,9 @@ public final class BinaryPropertyListReader {
         guard url.isFileURL else {
             throw PropertyListError(.unreadable, "not a file URL: \(url)", file: name)
         }
-        let region: ByteRegion
+        let file: OpenFile
         do throws(OpenFile.Failure) {
-            // Read through a bounded page cache: memory stays flat however
-            // large the file, and a file cut short meanwhile is an error,
-            // not a crash (as it would be if it were mapped).
-            region = ByteRegion(file: try OpenFile(path: url.path), displayName: name)
+            file = try OpenFile(path: url.path)
         } catch {
             switch error {
             case .notFound(let reason):
@@ -116,7 +100,13 @@ public final class BinaryPropertyListReader {
                 throw PropertyListError(.unreadable, "cannot read file: \(reason)", file: name)
             }
         }
-        try self.init(region: region, displayName: name)
+        // Read through bounded page caches: memory stays flat however
+        // large the file, and a file cut short meanwhile is an error, not
+        // a crash (as it would be if it were mapped). The offset table
+        // has pages of its own.
+        try self.init(
+            region: ByteRegion(file: file, displayName: name, pageCount: ByteRegion.pageCount - 4),
+            offsetRegion: ByteRegion(file: file, displayName: name, pageCount: 4), displayName: name)
     }
 
     /// Reads a binary property list held in memory and checks its trailer.
@@ -130,8 +120,8 @@ public final class BinaryPropertyListReader {
         try self.init(region: ByteRegion(copying: data, displayName: displayName), displayName: displayName)
     }
 
-    private init(region: ByteRegion, displayName: String) throws(PropertyListError) {
-        var table = try BinaryObjectTable(region: region, file: displayName)
+    private init(region: ByteRegion, offsetRegion: ByteRegion? = nil, displayName: String) throws(PropertyListError) {
+        var table = try BinaryObjectTable(region: region, offsetRegion: offsetRegion, file: displayName)
         let offset = try table.offset(ofObject: table.topObject)
         rootLocation = table.location(offset)
         let marker = try region.byte(offset) >> 4
@@ -169,7 +159,8 @@ public final class BinaryPropertyListReader {
     private func advance() throws(PropertyListError) -> PropertyListItem? {
         switch state {
         case .rootPending:
-            let item = try decode(object: table.topObject, enclosingDepth: 0, path: [])
+            let root = table.topObject
+            let item = try table.decode(object: root, enclosingDepth: 0, path: [])
             state = .finished
             return item
         case .streaming(let container, let position):
@@ -179,7 +170,7 @@ public final class BinaryPropertyListReader {
             }
             let reference = try table.reference(at: container.references + position * table.objectRefSize)
             // The root array's elements are announced with it.
-            let item = try decode(
+            let item = try table.decode(
                 object: reference, enclosingDepth: 1, path: [container.offset], announced: true)
             state = .streaming(container, position: position + 1)
             return item
@@ -200,7 +191,8 @@ public final class BinaryPropertyListReader {
             throw error
         }
         do {
-            return try decode(object: table.topObject, enclosingDepth: 0, path: [])
+            let root = table.topObject
+            return try table.decode(object: root, enclosingDepth: 0, path: [])
         } catch {
             state = .failed(error)
             throw error
@@ -230,115 +222,6 @@ public final class BinaryPropertyListReader {
     /// - Throws: ``PropertyListError``.
     public static func read(data: Data, displayName: String) throws(PropertyListError) -> PropertyListItem {
         try BinaryPropertyListReader(data: data, displayName: displayName).readRoot()
-    }
-
-    // MARK: - Decoding
-
-    /// Decodes object `index` and everything it contains.
-    ///
-    /// Iterative rather than recursive: containers nest on an explicit
-    /// stack, so no file can exhaust the call stack.
-    ///
-    /// - Parameters:
-    ///   - enclosingDepth: how many containers enclose the object.
-    ///   - path: the offsets of those containers, for cycles.
-    ///   - announced: whether the object was counted by its container
-    ///     already (else it counts as a root).
-    private func decode(
-        object index: Int, enclosingDepth: Int, path: Set<Int>, announced: Bool = false
-    ) throws(PropertyListError) -> PropertyListItem {
-        var stack: [OpenContainer] = []
-        var onPath = path
-        var index = index
-        if !announced {
-            try table.announceRoot(at: try table.offset(ofObject: index))
-        }
-
-        nextObject: while true {
-            let offset = try table.offset(ofObject: index)
-            let location = table.location(offset)
-            var completed: PropertyListItem?
-            switch try table.region.byte(offset) >> 4 {
-            case 0xA, 0xC, 0xD:
-                if onPath.contains(offset) {
-                    throw table.malformed(
-                        "object \(index) at byte \(offset) contains itself (a cycle)", at: offset)
-                }
-                if enclosingDepth + stack.count + 1 > Self.maximumDepth {
-                    throw PropertyListError(
-                        .tooDeeplyNested, PropertyListReader.tooDeeplyNestedMessage, at: location)
-                }
-                let container = try table.container(at: offset)
-                if container.count == 0 {
-                    let value: PropertyListValue =
-                        container.isDictionary ? .dictionary(PropertyListDictionary()) : .array([])
-                    completed = PropertyListItem(value, at: location)
-                } else {
-                    var open = OpenContainer(container: container)
-                    // The count is checked against the file's bytes and
-                    // counted against the value budget: reserving is safe.
-                    if container.isDictionary {
-                        open.entries.reserveCapacity(container.count)
-                    } else {
-                        open.items.reserveCapacity(container.count)
-                    }
-                    onPath.insert(offset)
-                    stack.append(open)
-                }
-            default:
-                completed = PropertyListItem(try table.scalar(at: offset), at: location)
-            }
-
-            // Hand finished values to their container, and find the next
-            // object to decode.
-            while true {
-                if let item = completed {
-                    guard let top = stack.indices.last else { return item }
-                    if let pending = stack[top].pendingKey {
-                        stack[top].entries.append(
-                            PropertyListDictionary.Entry(key: pending.key, keyLocation: pending.location, item: item))
-                        let position = stack[top].entries.count - 1
-                        stack[top].keyIndex?[pending.key] = position
-                        stack[top].pendingKey = nil
-                    } else {
-                        stack[top].items.append(item)
-                    }
-                    completed = nil
-                }
-                guard let top = stack.indices.last else { continue nextObject }
-                let container = stack[top].container
-                let position = stack[top].position
-                if position == container.count {
-                    let finished = stack.removeLast()
-                    onPath.remove(container.offset)
-                    let value: PropertyListValue =
-                        container.isDictionary
-                        ? .dictionary(PropertyListDictionary(entries: finished.entries)) : .array(finished.items)
-                    completed = PropertyListItem(value, at: table.location(container.offset))
-                    continue
-                }
-                stack[top].position += 1
-                let size = table.objectRefSize
-                if container.isDictionary {
-                    let keySlot = container.references + position * size
-                    let keyOffset = try table.offset(ofObject: try table.reference(at: keySlot))
-                    let key = try table.key(at: keyOffset)
-                    if let first = DuplicateKeys.entry(forKey: key, in: stack[top].entries, index: &stack[top].keyIndex)
-                    {
-                        throw PropertyListError(
-                            .duplicateKey,
-                            "duplicate key \"\(key)\" in the <dict> at byte \(container.offset) "
-                                + "(first at byte \(first.keyLocation.byteOffset ?? 0))",
-                            at: table.location(keySlot))
-                    }
-                    stack[top].pendingKey = (key, table.location(keyOffset))
-                    index = try table.reference(at: container.references + (container.count + position) * size)
-                } else {
-                    index = try table.reference(at: container.references + position * size)
-                }
-                continue nextObject
-            }
-        }
     }
 }
 

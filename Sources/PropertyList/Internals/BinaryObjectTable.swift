@@ -16,14 +16,20 @@ import Foundation
 ///   describe an exponential tree (a binary "billion laughs"). Values are
 ///   counted as containers announce them, and more than four per
 ///   reference slot is refused.
-/// - strings and data longer than a small inline string are decoded once
-///   per offset and shared (Swift's copy-on-write) by every reference;
-///   their decoded bytes are capped at twice the object area, which
-///   objects that overlap one another (only a hostile file has those)
-///   would otherwise exceed quadratically.
+/// - strings and data are decoded once per object while they stay in a
+///   bounded cache (``BinaryObjectCache``) and shared (Swift's
+///   copy-on-write) by every reference; the decoded bytes of those longer
+///   than a small inline string are capped at twice the object area,
+///   which objects that overlap one another (only a hostile file has
+///   those) would otherwise exceed quadratically.
 struct BinaryObjectTable {
     /// The file's bytes, read through its page cache.
     let region: ByteRegion
+    /// The offset table's bytes: the same file through pages of its own
+    /// (or `region` itself for bytes in memory). Every object is found
+    /// through the table, between reads of the objects; one cache for
+    /// both switched pages about 220 times a record.
+    let offsetRegion: ByteRegion
     let file: String
     /// ``file`` for the location of every object.
     private let fileName: SourceLocation.FileName
@@ -38,19 +44,10 @@ struct BinaryObjectTable {
 
     /// Values announced so far (the roots, and each container's count).
     private(set) var valueCount = 0
-    /// Bytes of the strings and data in ``shared``.
+    /// Bytes of the strings and data decoded so far.
     private var decodedBytes = 0
-    /// Strings and data longer than `inlineLength`, by offset: the ones
-    /// met since the last turnover, then the ones before it. Two
-    /// generations, not one: memory stays bounded on a file of a million
-    /// records, and a string every record shares (a tag's name) stays.
-    private var shared: [Int: PropertyListValue] = [:]
-    private var older: [Int: PropertyListValue] = [:]
-    /// Bytes held by ``shared``.
-    private var sharedBytes = 0
-    /// When ``shared`` becomes ``older``.
-    private static let generationEntries = 4096
-    private static let generationBytes = 8 << 20
+    /// Strings and data already decoded, by object index.
+    private var cache = BinaryObjectCache()
     /// Strings of up to 15 UTF-8 bytes and data of up to 14 bytes are
     /// stored inline by Swift: copying them costs nothing on the heap.
     private static let inlineLength = 14
@@ -71,9 +68,10 @@ struct BinaryObjectTable {
     // MARK: - Trailer
 
     /// Checks the header and trailer of `bytes`.
-    init(region: ByteRegion, file: String) throws(PropertyListError) {
+    init(region: ByteRegion, offsetRegion: ByteRegion? = nil, file: String) throws(PropertyListError) {
         let bytes = region
         self.region = region
+        self.offsetRegion = offsetRegion ?? region
         self.file = file
         fileName = SourceLocation.FileName(file)
         let minimum = Self.headerLength + Self.trailerLength
@@ -144,7 +142,7 @@ struct BinaryObjectTable {
     /// ``objectCount``), from the offset table.
     func offset(ofObject index: Int) throws(PropertyListError) -> Int {
         let entry = offsetTableOffset + index * offsetIntSize
-        let offset = try region.readUInt(at: entry, size: offsetIntSize)
+        let offset = try offsetRegion.readUInt(at: entry, size: offsetIntSize)
         guard offset >= UInt64(Self.headerLength), offset < UInt64(offsetTableOffset) else {
             throw malformed(
                 "the offset table gives object \(index) the offset \(offset), "
@@ -189,8 +187,15 @@ struct BinaryObjectTable {
         return Container(offset: offset, isDictionary: isDictionary, count: elements, references: references)
     }
 
-    /// Decodes the object at `offset` when it is not a container.
-    mutating func scalar(at offset: Int) throws(PropertyListError) -> PropertyListValue {
+    /// The string or data value of `object`, with its offset, when it has
+    /// been decoded and is still cached.
+    @inline(__always)
+    func cached(_ object: Int) -> (offset: Int, value: PropertyListValue)? {
+        cache.lookup(object)
+    }
+
+    /// Decodes `object`, at `offset`, when it is not a container.
+    mutating func scalar(object: Int, at offset: Int) throws(PropertyListError) -> PropertyListValue {
         let marker = try region.byte(offset)
         let nibble = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -251,12 +256,8 @@ struct BinaryObjectTable {
             }
             return .date(Date(timeIntervalSinceReferenceDate: seconds))
         case 0x4, 0x5, 0x6:
-            if let value = shared[offset] {
-                return value
-            }
-            if let value = older[offset] {
-                remember(value, at: offset, length: 0)
-                return value
+            if let hit = cache.lookup(object) {
+                return hit.value
             }
             let value = try sequence(marker, at: offset)
             let length: Int
@@ -273,8 +274,8 @@ struct BinaryObjectTable {
                             + "(objects that overlap one another)",
                         at: offset)
                 }
-                remember(value, at: offset, length: length)
             }
+            cache.insert(value, object: object, offset: offset, length: length)
             return value
         case 0x8:
             throw PropertyListError(
@@ -338,19 +339,24 @@ struct BinaryObjectTable {
         }
     }
 
-    /// Decodes the string at `offset`, for a dictionary key.
-    mutating func key(at offset: Int) throws(PropertyListError) -> String {
+    /// Decodes the string `object`, a dictionary key, and gives where
+    /// it is.
+    mutating func key(object: Int) throws(PropertyListError) -> (key: String, offset: Int) {
+        if let hit = cache.lookup(object), case .string(let key) = hit.value {
+            return (key, hit.offset)
+        }
+        let offset = try offset(ofObject: object)
         let marker = try region.byte(offset)
         guard marker >> 4 == 0x5 || marker >> 4 == 0x6 else {
             throw PropertyListError(
                 .unexpectedElement, "expected a string as dictionary key, found \(Self.typeName(marker))",
                 at: location(offset))
         }
-        guard case .string(let key) = try scalar(at: offset) else {
+        guard case .string(let key) = try scalar(object: object, at: offset) else {
             // Unreachable: markers 0x5n and 0x6n decode to strings.
             throw unknownMarker(marker, at: offset)
         }
-        return key
+        return (key, offset)
     }
 
     // MARK: - Helpers
@@ -410,17 +416,6 @@ struct BinaryObjectTable {
 
     static func malformed(_ message: String, at offset: Int, in file: String) -> PropertyListError {
         PropertyListError(.malformedBinary, message, at: SourceLocation(file: file, byteOffset: offset))
-    }
-
-    /// Keeps a decoded string or data for the references to come.
-    private mutating func remember(_ value: PropertyListValue, at offset: Int, length: Int) {
-        if shared.count >= Self.generationEntries || sharedBytes >= Self.generationBytes {
-            older = shared
-            shared = [:]
-            sharedBytes = 0
-        }
-        shared[offset] = value
-        sharedBytes += length
     }
 
     /// How messages name the object a marker starts, in the XML reader's

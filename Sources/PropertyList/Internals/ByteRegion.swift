@@ -31,8 +31,11 @@ final class ByteRegion {
     /// 64 KiB: a `pread` per 64 KiB of objects costs nothing next to
     /// decoding them.
     static let pageSize = 64 * 1024
-    /// 1 MiB in all.
+    /// 1 MiB in all, for the regions of one file.
     static let pageCount = 16
+
+    /// How many pages this region caches.
+    let pageCount: Int
 
     /// The size of the bytes: for a file, its size when it was opened.
     /// Offsets are checked against it before they are read.
@@ -44,24 +47,19 @@ final class ByteRegion {
     private let source: OpenFile?
     /// The page read last: its first offset and its bytes (for bytes in
     /// memory, all of them).
-    private var windowStart = 0
-    private var window: UnsafeBufferPointer<UInt8>
-    /// The cached pages, at most ``pageCount``; page `i` holds the bytes
-    /// from `starts[i]`, and was last used at `uses[i]`.
-    private var starts: [Int] = []
-    private var buffers: [UnsafeMutableBufferPointer<UInt8>] = []
-    private var uses: [Int] = []
-    private var clock = 0
+    private var window = Window(start: 0, bytes: UnsafeBufferPointer(start: nil, count: 0))
+    /// The cached pages.
+    private var pages = Pages()
     /// The copy of bytes held in memory, freed in `deinit`.
     private let memory: UnsafeMutableBufferPointer<UInt8>?
 
-    /// Reads `file` (its descriptor and size) through the page cache; the
-    /// region keeps it open.
-    init(file opened: OpenFile, displayName: String) {
+    /// Reads `file` (its descriptor and size) through a cache of
+    /// `pageCount` pages; the region keeps it open.
+    init(file opened: OpenFile, displayName: String, pageCount: Int = ByteRegion.pageCount) {
+        self.pageCount = max(1, pageCount)
         source = opened
         count = opened.size
         file = displayName
-        window = UnsafeBufferPointer(start: nil, count: 0)
         memory = nil
         // The kernel reads ahead more on a file read mostly forward.
         _ = posix_fadvise(opened.descriptor, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
@@ -72,15 +70,16 @@ final class ByteRegion {
         let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
         _ = buffer.initialize(from: bytes)
         memory = buffer
+        pageCount = 0
         source = nil
         count = buffer.count
         file = displayName
-        window = UnsafeBufferPointer(buffer)
+        window = Window(start: 0, bytes: UnsafeBufferPointer(buffer))
     }
 
     deinit {
         memory?.deallocate()
-        for buffer in buffers { buffer.deallocate() }
+        for buffer in pages.buffers { buffer.deallocate() }
     }
 
     // MARK: - Reading
@@ -92,12 +91,13 @@ final class ByteRegion {
     ///   or cannot be read.
     @inline(__always)
     func byte(_ offset: Int) throws(PropertyListError) -> UInt8 {
-        let index = offset &- windowStart
-        if UInt(bitPattern: index) < UInt(bitPattern: window.count) {
-            return window[index]
+        let window = self.window
+        let index = offset &- window.start
+        if UInt(bitPattern: index) < UInt(bitPattern: window.bytes.count) {
+            return window.bytes[index]
         }
         try load(pageAt: offset)
-        return window[offset - windowStart]
+        return self.window.bytes[offset - self.window.start]
     }
 
     /// A big-endian unsigned integer of `size` (1 to 8) bytes at
@@ -105,12 +105,13 @@ final class ByteRegion {
     @inline(__always)
     func readUInt(at offset: Int, size: Int) throws(PropertyListError) -> UInt64 {
         var value: UInt64 = 0
-        let index = offset &- windowStart
-        if UInt(bitPattern: index) < UInt(bitPattern: window.count),
-            window.count - index >= size
+        let window = self.window
+        let index = offset &- window.start
+        if UInt(bitPattern: index) < UInt(bitPattern: window.bytes.count),
+            window.bytes.count - index >= size
         {
             for position in index..<(index + size) {
-                value = value << 8 | UInt64(window[position])
+                value = value << 8 | UInt64(window.bytes[position])
             }
             return value
         }
@@ -128,9 +129,10 @@ final class ByteRegion {
     ) throws(PropertyListError) -> Result {
         if range.isEmpty { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
         _ = try byte(range.lowerBound)
-        let index = range.lowerBound - windowStart
-        if window.count - index >= range.count {
-            return try body(UnsafeBufferPointer(rebasing: window[index..<(index + range.count)]))
+        let window = self.window
+        let index = range.lowerBound - window.start
+        if window.bytes.count - index >= range.count {
+            return try body(UnsafeBufferPointer(rebasing: window.bytes[index..<(index + range.count)]))
         }
         // Across pages: read it whole, without disturbing the cache (it
         // may be a large string or data read once).
@@ -150,32 +152,17 @@ final class ByteRegion {
                 at: SourceLocation(file: file, byteOffset: max(0, min(offset, count))))
         }
         let start = offset - offset % Self.pageSize
-        clock += 1
-        if let slot = starts.firstIndex(of: start) {
-            uses[slot] = clock
-            windowStart = start
-            window = UnsafeBufferPointer(buffers[slot])
+        if let bytes = pages.use(start) {
+            window = Window(start: start, bytes: bytes)
             return
         }
-        let length = min(Self.pageSize, count - start)
-        let slot: Int
-        if buffers.count < Self.pageCount {
-            buffers.append(.allocate(capacity: Self.pageSize))
-            starts.append(-1)
-            uses.append(0)
-            slot = buffers.count - 1
-        } else {
-            slot = uses.indices.min { uses[$0] < uses[$1] } ?? 0
-        }
         // Forget the page first: if the read fails, nothing stale stays.
-        starts[slot] = -1
-        window = UnsafeBufferPointer(start: nil, count: 0)
-        let page = UnsafeMutableBufferPointer(rebasing: buffers[slot][..<length])
+        window = Window(start: 0, bytes: UnsafeBufferPointer(start: nil, count: 0))
+        let (slot, buffer) = pages.free(pageCount: pageCount, pageSize: Self.pageSize)
+        let page = UnsafeMutableBufferPointer(rebasing: buffer[..<min(Self.pageSize, count - start)])
         try read(into: page, from: start)
-        starts[slot] = start
-        uses[slot] = clock
-        windowStart = start
-        window = UnsafeBufferPointer(page)
+        pages.fill(slot, start: start)
+        window = Window(start: start, bytes: UnsafeBufferPointer(page))
     }
 
     /// Fills `buffer` with the file's bytes from `offset`.
@@ -212,6 +199,57 @@ final class ByteRegion {
                     at: SourceLocation(file: file, byteOffset: offset + filled))
             }
             filled += result
+        }
+    }
+}
+
+extension ByteRegion {
+    /// A page's first offset and its bytes.
+    private struct Window {
+        var start: Int
+        var bytes: UnsafeBufferPointer<UInt8>
+    }
+
+    /// The cached pages, in one value so that a page change is one access
+    /// to the region's state, not one per array (each access to a class's
+    /// stored property is checked at run time: the checks cost more than
+    /// the lookup when a record's reads switch pages a few times).
+    private struct Pages {
+        /// Page `i` holds the bytes from `starts[i]` (-1 while it is being
+        /// read) and was last used at `uses[i]`.
+        var starts: [Int] = []
+        var buffers: [UnsafeMutableBufferPointer<UInt8>] = []
+        var uses: [Int] = []
+        var clock = 0
+
+        /// The bytes of the page at `start` if it is cached, marked used.
+        mutating func use(_ start: Int) -> UnsafeBufferPointer<UInt8>? {
+            clock += 1
+            guard let slot = starts.firstIndex(of: start) else { return nil }
+            uses[slot] = clock
+            return UnsafeBufferPointer(buffers[slot])
+        }
+
+        /// A slot to read a page into: a new one while fewer than
+        /// `pageCount` are taken, else the least recently used, forgotten.
+        mutating func free(pageCount: Int, pageSize: Int) -> (Int, UnsafeMutableBufferPointer<UInt8>) {
+            let slot: Int
+            if buffers.count < pageCount {
+                buffers.append(.allocate(capacity: pageSize))
+                starts.append(-1)
+                uses.append(0)
+                slot = buffers.count - 1
+            } else {
+                slot = uses.indices.min { uses[$0] < uses[$1] } ?? 0
+            }
+            starts[slot] = -1
+            return (slot, buffers[slot])
+        }
+
+        /// Records that `slot` now holds the page at `start`.
+        mutating func fill(_ slot: Int, start: Int) {
+            starts[slot] = start
+            uses[slot] = clock
         }
     }
 }
