@@ -491,21 +491,20 @@ final class XMLPushParser: TagPositions {
         guard let base = cursor.base, let cur = cursor.cur, cur > base else {
             return SourceLocation(fileName: fileName, line: line, column: column)
         }
+        // Back to the `<`, counting on the way (one pass: a start tag's
+        // location is computed for every element).
         var start = cur - 1
-        while start > base && start[0] != UInt8(ascii: "<") {
-            start -= 1
-        }
         var characters = 0
         var newlines = 0
-        var byte = start
-        while byte < cur {
-            let value = byte[0]
+        while true {
+            let value = start[0]
             if value == 0x0A {
                 newlines += 1
             } else if value & 0xC0 != 0x80 {
                 characters += 1
             }
-            byte += 1
+            if value == UInt8(ascii: "<") || start == base { break }
+            start -= 1
         }
         if newlines == 0 {
             return SourceLocation(fileName: fileName, line: line, column: max(column - characters, 1))
