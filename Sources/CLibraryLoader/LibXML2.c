@@ -24,6 +24,11 @@ CLIBRARYLOADER_FORWARD_VOID(xml2, xmlInitParser, (void), ())
 CLIBRARYLOADER_FORWARD(xml2, xmlParserCtxtPtr, xmlCreatePushParserCtxt,
     (xmlSAXHandlerPtr sax, void *user_data, const char *chunk, int size, const char *filename),
     (sax, user_data, chunk, size, filename))
+CLIBRARYLOADER_FORWARD(xml2, xmlParserCtxtPtr, xmlCreateIOParserCtxt,
+    (xmlSAXHandlerPtr sax, void *user_data, xmlInputReadCallback ioread, xmlInputCloseCallback ioclose,
+        void *ioctx, xmlCharEncoding enc),
+    (sax, user_data, ioread, ioclose, ioctx, enc))
+CLIBRARYLOADER_FORWARD(xml2, int, xmlParseDocument, (xmlParserCtxtPtr ctxt), (ctxt))
 CLIBRARYLOADER_FORWARD(xml2, int, xmlCtxtUseOptions, (xmlParserCtxtPtr ctxt, int options), (ctxt, options))
 CLIBRARYLOADER_FORWARD(xml2, int, xmlParseChunk, (xmlParserCtxtPtr ctxt, const char *chunk, int size, int terminate),
     (ctxt, chunk, size, terminate))

@@ -93,6 +93,18 @@ public final class PropertyListPrefetcher {
 
     /// The reading thread's loop.
     private static func produce(_ reader: any StreamingReader, into channel: Channel, batchSize: Int) {
+        if let xml = reader as? PropertyListReader {
+            // libxml2 drives the parse, when it can.
+            do {
+                if try xml.produceRecords(batchSize: batchSize, { channel.put($0, bytesConsumed: $1) }) {
+                    channel.finish(throwing: nil, bytesConsumed: xml.bytesConsumed)
+                    return
+                }
+            } catch {
+                channel.finish(throwing: error, bytesConsumed: xml.bytesConsumed)
+                return
+            }
+        }
         var batch: [PropertyListItem] = []
         batch.reserveCapacity(batchSize)
         do {

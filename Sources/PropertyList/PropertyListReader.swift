@@ -217,6 +217,80 @@ public final class PropertyListReader {
         }
     }
 
+    /// Reads every record of an array root, from the document's start, on
+    /// the calling thread, and hands them over in batches of up to
+    /// `batchSize`: for ``PropertyListPrefetcher``, whose thread does
+    /// nothing else. libxml2 drives the parse (`xmlParseDocument`), which
+    /// costs less than feeding it chunks; the records, their locations and
+    /// the errors are those ``next()`` gives.
+    ///
+    /// - Parameters:
+    ///   - put: takes a batch and how far into the document its last
+    ///     record reaches; returns false to stop reading.
+    /// - Returns: false, having read nothing, when the reader has returned
+    ///   records already or the document is not UTF-8 (read it with
+    ///   ``next()``); else true, after the last batch.
+    /// - Throws: the first ``PropertyListError``, after every record
+    ///   before it has been handed over.
+    func produceRecords(
+        batchSize: Int, _ put: ([PropertyListItem], Int) -> Bool
+    ) throws(PropertyListError) -> Bool {
+        guard consumed == 0, failed == nil, rootIsArray else { return false }
+        var batch: [PropertyListItem] = []
+        batch.reserveCapacity(batchSize)
+        var reach = 0
+        var stopped = false
+        /// Moves the queued records into batches, handing each full one
+        /// over; false once `put` refuses one.
+        func take(_ grammar: UnsafeMutablePointer<PropertyListGrammar>) -> Bool {
+            while let (item, end) = grammar.pointee.takeRecord() {
+                batch.append(item)
+                reach = max(reach, end)
+                if batch.count == batchSize {
+                    guard put(batch, reach) else {
+                        stopped = true
+                        return false
+                    }
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            return true
+        }
+        // The driven parser keeps `take` only while it parses: it is
+        // released inside the block, before `take`'s variables are used.
+        let outcome = try withoutActuallyEscaping(take) { take throws(PropertyListError) -> Outcome? in
+            guard let driven = try parser.drivenTwin(deliver: take) else { return nil }
+            try driven.parseDocument()
+            if stopped || !take(driven.grammar) { return .stopped }
+            return .ended(
+                failure: driven.grammar.pointee.failure, isComplete: driven.grammar.pointee.isComplete,
+                bytesFed: driven.bytesFed)
+        }
+        guard let outcome else { return false }
+        guard case .ended(let failure, let isComplete, let bytesFed) = outcome else { return true }
+        if !batch.isEmpty {
+            guard put(batch, reach) else { return true }
+        }
+        consumed = max(reach, bytesFed)
+        if let failure {
+            failed = failure
+            throw failure
+        }
+        guard isComplete else {
+            // Unreachable: a finished parser leaves the grammar complete or
+            // failed.
+            throw PropertyListError(.malformedXML, "malformed XML: libxml2 stopped reading", file: parser.displayName)
+        }
+        return true
+    }
+
+    /// How a driven parse ended.
+    private enum Outcome {
+        /// `put` refused a batch.
+        case stopped
+        case ended(failure: PropertyListError?, isComplete: Bool, bytesFed: Int)
+    }
+
     /// Reads the whole property list at `url` (array roots included, so
     /// memory grows with the document).
     ///

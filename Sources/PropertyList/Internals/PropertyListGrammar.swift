@@ -95,6 +95,9 @@ struct PropertyListGrammar {
     /// Whether a finished record waits in the queue.
     var hasRecord: Bool { queueHead < queue.count }
 
+    /// How many records are queued.
+    var queuedCount: Int { queue.count - queueHead }
+
     /// Takes the oldest finished record, with where it ends.
     mutating func takeRecord() -> (item: PropertyListItem, end: Int)? {
         guard queueHead < queue.count else { return nil }
