@@ -15,6 +15,10 @@
 // - chunk boundaries change nothing: the same values at the same
 //   locations, or the same error after the same records (unless libxml2
 //   itself failed one reading: see compare(_:_:_:));
+// - for an array root, the prefetcher's reading, which lets libxml2 drive
+//   the parse (xmlParseDocument), gives the same values at the same
+//   locations, or the same records and an error of the same kind (the
+//   same message unless libxml2 worded a malformed document);
 import Foundation
 import FuzzSupport
 @_spi(Fuzzing) import PropertyList
@@ -152,6 +156,49 @@ func isConverted(_ document: Data) -> Bool {
     return !["UTF-8", "UTF8", "UTF-16", "UTF16", "ISO-8859-1", "ISO-LATIN-1", "ASCII", "US-ASCII"].contains(name)
 }
 
+/// The records of an array root read through a prefetcher (libxml2
+/// drives the parse), or nil for another root or a document refused at
+/// opening.
+func readDriven(_ data: Data) -> Reading? {
+    guard let reader = try? PropertyListReader(data: data, displayName: Invariants.displayName),
+        reader.rootIsArray
+    else { return nil }
+    var reading = Reading(rootIsArray: true, rootLocation: reader.rootLocation)
+    let prefetcher = PropertyListPrefetcher(reader, batchSize: 3, maximumBatches: 2)
+    do {
+        while let item = try prefetcher.next() {
+            Invariants.checkLocations(item)
+            reading.items.append(item)
+        }
+    } catch {
+        Invariants.check(readerError: error, "driven")
+        reading.error = error as? PropertyListError
+    }
+    return reading
+}
+
+func compareDriven(_ pushed: Reading, _ driven: Reading) {
+    // libxml2 may notice a malformed document a token sooner or later in
+    // one loop than in the other: the records both read must agree.
+    let malformed = pushed.error?.kind == .malformedXML || driven.error?.kind == .malformedXML
+    guard pushed.items.count == driven.items.count || malformed else {
+        fatalError("driven: \(driven.items.count) records, pushed \(pushed.items.count) (\(String(describing: pushed.error)))")
+    }
+    for (x, y) in zip(pushed.items, driven.items) where !sameItem(x, y) {
+        fatalError("driven: different records at \(x.location) and \(y.location)")
+    }
+    switch (pushed.error, driven.error) {
+    case (nil, nil):
+        break
+    case (let x?, let y?):
+        if !malformed && x.description != y.description {
+            fatalError("driven: different errors:\n\(x)\n\(y)")
+        }
+    case (let x?, nil), (nil, let x?):
+        fatalError("driven: one read fails, the other does not: \(x)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = bytes.map { Data(bytes: $0, count: count) } ?? Data()
@@ -162,5 +209,8 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         try PropertyListReader(data: data, displayName: name, chunkSize: chunkSize)
     }
     compare(whole, small, "chunks of \(chunkSize) bytes", document: data)
+    if !isConverted(data), let driven = readDriven(data) {
+        compareDriven(whole, driven)
+    }
     return 0
 }
