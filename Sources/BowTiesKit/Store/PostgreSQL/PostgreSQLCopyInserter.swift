@@ -23,7 +23,8 @@ import Foundation
 /// Not `Sendable`: it belongs to the import's transaction.
 final class PostgreSQLCopyInserter: RecordBatchInserter {
     private let connection: PostgreSQLConnection
-    private let codec: EntityCodec
+    /// A staged record's values, in the columns' order.
+    private let arguments: (Record) throws -> StoreArguments
     /// `COPY "table" ("c1", …) FROM STDIN (FORMAT binary)`.
     private let copySQL: String
     /// How each column is written, in ``EntityCodec/insertColumns``'s order.
@@ -56,8 +57,18 @@ final class PostgreSQLCopyInserter: RecordBatchInserter {
     /// has a type this binary writer does not know (the importer then
     /// inserts one record at a time).
     static func make(_ session: PostgreSQLSession, codec: EntityCodec) throws -> PostgreSQLCopyInserter? {
-        let columns = codec.insertColumns.map { "\"\($0)\"" }.joined(separator: ", ")
-        let table = "\"\(codec.entity.tableName)\""
+        try make(session, table: codec.entity.tableName, columns: codec.insertColumns, arguments: codec.insertArguments)
+    }
+
+    /// An inserter into `table`'s `columns`, each record's values given
+    /// by `arguments` in their order (an update's staging table: see
+    /// ``PostgreSQLCopyUpdater``).
+    static func make(
+        _ session: PostgreSQLSession, table: String, columns: [String],
+        arguments: @escaping (Record) throws -> StoreArguments
+    ) throws -> PostgreSQLCopyInserter? {
+        let columns = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let table = "\"\(table)\""
         // The columns' types, as the server has them: no row is read.
         let probe = try session.connection.execute("SELECT \(columns) FROM \(table) LIMIT 0")
         var kinds: [Kind] = []
@@ -66,19 +77,22 @@ final class PostgreSQLCopyInserter: RecordBatchInserter {
             kinds.append(kind)
         }
         return PostgreSQLCopyInserter(
-            connection: session.connection, codec: codec,
+            connection: session.connection, arguments: arguments,
             copySQL: "COPY \(table) (\(columns)) FROM STDIN (FORMAT binary)", kinds: kinds)
     }
 
-    private init(connection: PostgreSQLConnection, codec: EntityCodec, copySQL: String, kinds: [Kind]) {
+    private init(
+        connection: PostgreSQLConnection, arguments: @escaping (Record) throws -> StoreArguments, copySQL: String,
+        kinds: [Kind]
+    ) {
         self.connection = connection
-        self.codec = codec
+        self.arguments = arguments
         self.copySQL = copySQL
         self.kinds = kinds
     }
 
     func stage(_ record: Record) throws -> Bool {
-        let values = try codec.insertArguments(record).values
+        let values = try arguments(record).values
         guard values.count == kinds.count else { return false }
         if buffer.isEmpty {
             // "PGCOPY\n\377\r\n\0", then flags and the header

@@ -79,6 +79,11 @@ final class PostgreSQLSession: StoreSession {
         try PostgreSQLCopyInserter.make(self, codec: codec)
     }
 
+    /// A lookup and `COPY`s in batches (``PostgreSQLCopyUpdater``).
+    func recordBatchUpdater(_ codec: EntityCodec) throws -> (any RecordBatchUpdater)? {
+        try PostgreSQLCopyUpdater.make(self, codec: codec)
+    }
+
     // MARK: - Statement text
 
     /// `sql` as PostgreSQL reads it: each `?` outside quotes and comments
