@@ -871,6 +871,7 @@ struct RecordImporter {
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         try flushPending()
+        try batch?.endImport()
         try updatedIDs.finish(db)
         // The staged links and wears go in with the import's page cache.
         try buildKeyIndex(restoringCache: !staged.isEmpty)

@@ -271,6 +271,10 @@ protocol RecordBatchInserter: AnyObject {
     /// - Throws: What the server says about anything else (a lost
     ///   connection, a cancelled statement).
     func finish() throws -> Bool
+    /// Once the import's last batch is written (``finish()``): builds
+    /// what the batches left for the end (a first import's indexes on
+    /// PostgreSQL).
+    func endImport() throws
 }
 
 /// A stored record as a batched update finds it (``RecordBatchUpdater``).
@@ -316,6 +320,8 @@ protocol RecordBatchUpdater: AnyObject {
 }
 
 extension RecordBatchInserter {
+    func endImport() throws {}
+
     /// Writes every staged record in one statement and forgets them
     /// (``send()``, then ``finish()``).
     func flush() throws -> Bool {

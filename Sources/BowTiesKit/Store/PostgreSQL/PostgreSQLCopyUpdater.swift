@@ -95,13 +95,17 @@ final class PostgreSQLCopyUpdater: RecordBatchUpdater {
     func insert(_ records: [Record]) throws -> Bool {
         for record in records where !(try inserter.stage(record)) {
             // A value binary COPY cannot carry: one at a time.
+            inserter.discard()
             return false
         }
         return try inserter.flush()
     }
 
     func update(_ records: [Record], updatedLog: String) throws -> Bool {
-        for record in records where !(try staging.stage(record)) { return false }
+        for record in records where !(try staging.stage(record)) {
+            staging.discard()
+            return false
+        }
         guard try staging.flush() else { return false }
         let table = "\"\(codec.entity.tableName)\""
         let key = "\"\(codec.entity.primaryKeyColumn)\""
