@@ -126,6 +126,14 @@ class Server:
         return subprocess.run(self.psql(database) + ["-c", sql], check=True, capture_output=True,
                               text=True).stdout.strip()
 
+    def children_cpu(self):
+        """The CPU seconds of the server's processes that have ended
+        (cutime + cstime of the postmaster, which reaps its backends):
+        read before and after a client, the work its session did."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")
+
     def create(self, name):
         self.sql(f'DROP DATABASE IF EXISTS "{name}"')
         self.sql(f'CREATE DATABASE "{name}"')
@@ -252,12 +260,19 @@ def main(argv):
                        f"CREATE TABLE plain ({definition}, PRIMARY KEY (id)); " + " ".join(plain_indexes))
         runs = {"import": 0}
 
+        def server_cpu_of(command, what):
+            """Runs `command`; its wall, peak RSS, CPU, and the server's CPU
+            for it (its backend's, once it ended; autovacuum's too)."""
+            before = server.children_cpu()
+            run = checked(harness.timed(command), what)
+            time.sleep(0.3)  # the backend's exit, reaped
+            return run.wall, run.rss, run.cpu, server.children_cpu() - before
+
         def bowties_import():
             runs["import"] += 1
             address = server.create(f"import{runs['import']}")
-            run = checked(harness.timed([bowties, "import", data, "--images", images, "--store", address]),
-                          "bowties import")
-            return run.wall, run.rss
+            return server_cpu_of([bowties, "import", data, "--images", images, "--store", address],
+                                 "bowties import")
 
         def psql_copy(source, options_text, staged=False):
             def measure():
@@ -269,8 +284,7 @@ def main(argv):
                         "-c", "INSERT INTO plain SELECT * FROM staged"]
                 else:
                     command = server.psql("plain") + ["-c", f"\\copy plain FROM '{source}' {options_text}"]
-                run = checked(harness.timed(command), "psql \\copy")
-                return run.wall, run.rss
+                return server_cpu_of(command, "psql \\copy")
             return measure
 
         imports = {} if "import" not in sections else in_turns({
@@ -280,7 +294,9 @@ def main(argv):
             "psql \\copy binary to a staging table, INSERT … SELECT": psql_copy(binary_path, "(FORMAT binary)", True),
         }, options.runs)
         after = load()
-        csv_median = median([wall for wall, _ in imports["psql \\copy CSV"]]) if imports else None
+        csv_median = median([wall for wall, *_ in imports["psql \\copy CSV"]]) if imports else None
+        csv_cpu = median([client + server_cpu for _, _, client, server_cpu in imports["psql \\copy CSV"]]) \
+            if imports else None
         if imports:
             report += [
                 f"## Import of {options.records:,} records",
@@ -292,16 +308,28 @@ def main(argv):
                 f" no foreign key, a new one each run. {options.runs} runs each, in turns; load average at the end"
                 f" {' '.join(after)}.",
                 "",
-                "| command | median wall | runs | peak RSS | ÷ psql \\copy CSV |",
-                "|---|---|---|---|---|",
+                "| command | median wall | runs | peak RSS | ÷ psql \\copy CSV | client CPU | server CPU |"
+                " client + server CPU | ÷ psql \\copy CSV (CPU) |",
+                "|---|---|---|---|---|---|---|---|---|",
             ]
             for name, figures in imports.items():
-                walls = [wall for wall, _ in figures]
-                rss = max(value for _, value in figures)
+                walls = [wall for wall, *_ in figures]
+                rss = max(value for _, value, *_ in figures)
+                clients = [client for _, _, client, _ in figures]
+                servers = [server_cpu for *_, server_cpu in figures]
+                both = median([client + server_cpu for client, server_cpu in zip(clients, servers)])
                 report.append(f"| {name} | {harness.seconds(median(walls))} | "
                               f"{', '.join(harness.seconds(wall) for wall in walls)} | {harness.mib(rss)} | "
-                              f"{harness.times(median(walls) / csv_median)} |")
-            report.append("")
+                              f"{harness.times(median(walls) / csv_median)} | "
+                              f"{harness.seconds(median(clients))} | {harness.seconds(median(servers))} | "
+                              f"{harness.seconds(both)} | {harness.times(both / csv_cpu)} |")
+            report += [
+                "",
+                "CPU: the client's user + system time (`/usr/bin/time`), and the server's for it (the"
+                " postmaster's reaped children's, before and after each run: the backend, and autovacuum"
+                " if it ran). Under load, wall is a share of a contended CPU; the CPU columns are steadier.",
+                "",
+            ]
 
         # ------------------------------------------------ the server's share
         # The same binary rows copied by psql into the catalog's own table

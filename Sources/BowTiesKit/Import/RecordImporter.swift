@@ -69,6 +69,13 @@ struct RecordImporter {
     /// and the import only adds (not `--update`, whose records may
     /// change stored photos that later records look up as they are read).
     let batch: (any RecordBatchInserter)?
+    /// `--update`'s batched lookup and writes, where the store has them
+    /// (PostgreSQL: ``RecordImporter/flushUpdates()``). Its records wait
+    /// in ``pending`` too.
+    let updates: (any RecordBatchUpdater)?
+    /// The primary keys of the records in ``pending`` for ``updates``: a
+    /// record that repeats one waits for the first's outcome.
+    var pendingKeys: Set<String> = []
     /// The records staged in ``batch``, in file order, waiting for
     /// ``flushPending()`` to send them.
     var pending: [StagedRecord] = []
@@ -141,6 +148,7 @@ struct RecordImporter {
         }
         insert = try bulkKey?.inserter(codec, db) ?? db.recordInserter(codec)
         batch = options.update ? nil : try db.recordBatchInserter(codec)
+        updates = options.update ? try db.recordBatchUpdater(codec) : nil
     }
 
     mutating func importRecord(_ item: PropertyListItem) throws {
@@ -185,21 +193,9 @@ struct RecordImporter {
         case .missing?, nil:
             if record.tie.photo != nil { record.tie.photo = nil }
         }
+        if updates != nil, try stageUpdate(record, named, readData) { return }
+        if record.missingValues != nil { return try importAlone(record, named, readData) }
         let tie = record.tie
-        if let missing = record.missingValues {
-            // Left out by an update: the stored record gives them, and a
-            // new one must have them.
-            try buildKeyIndex()
-            let stored = try Bool.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        SELECT EXISTS (SELECT 1 FROM "\(codec.entity.tableName)" \
-                        WHERE "\(codec.entity.primaryKeyColumn)" = ?)
-                        """),
-                arguments: [tie.record.primaryKey?.storeValue ?? .null]) ?? false
-            guard stored else { throw missing }
-            return try importRecordNotNew(record, named, readData)
-        }
         if let batch {
             var stageable = true
             if case .missing? = named {
@@ -222,9 +218,29 @@ struct RecordImporter {
         try insertOne(record, named, readData)
     }
 
+    /// A record through the one-record path: a record that leaves values
+    /// out (an update's) must be stored already; else ``insertOne(_:_:_:)``.
+    mutating func importAlone(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
+        if let missing = record.missingValues {
+            // Left out by an update: the stored record gives them, and a
+            // new one must have them.
+            try buildKeyIndex()
+            let stored = try Bool.fetchOne(
+                db.cachedStatement(
+                    sql: """
+                        SELECT EXISTS (SELECT 1 FROM "\(codec.entity.tableName)" \
+                        WHERE "\(codec.entity.primaryKeyColumn)" = ?)
+                        """),
+                arguments: [record.tie.record.primaryKey?.storeValue ?? .null]) ?? false
+            guard stored else { throw missing }
+            return try importRecordNotNew(record, named, readData)
+        }
+        try insertOne(record, named, readData)
+    }
+
     /// Inserts a record through the one-record path: the fast `INSERT`,
     /// else the queries that decide what to do and say why.
-    private mutating func insertOne(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
+    mutating func insertOne(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
         guard try insert.insert(record.tie.record) == .inserted else {
             return try importRecordNotNew(record, named, readData)
         }
@@ -245,6 +261,7 @@ struct RecordImporter {
     /// are read and encoded, and it is concluded before the next
     /// statement (the next batch, a photo's row, the end).
     mutating func flushPending(overlapping: Bool = false) throws {
+        if updates != nil { return try flushUpdates() }
         try concludeInFlight()
         guard let batch, !pending.isEmpty else { return }
         swap(&inFlight, &pending)
@@ -290,7 +307,7 @@ struct RecordImporter {
 
     /// What follows the insert of a new record's row: its tags, its
     /// wears, the counts and its photo's first use.
-    private mutating func recordInserted(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
+    mutating func recordInserted(_ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?) throws {
         let tie = record.tie
         if !tie.record.names.isEmpty {
             try linkNames(tie.record, record)
@@ -349,7 +366,7 @@ struct RecordImporter {
 
     /// A record the fast path did not insert: already stored (left alone,
     /// or updated with `--update`), or in conflict with another record.
-    private mutating func importRecordNotNew(
+    mutating func importRecordNotNew(
         _ record: DecodedRecord, _ named: NamedPhoto?, _ readData: Data?
     ) throws {
         // Every way on looks the record up by its id.
@@ -403,47 +420,9 @@ struct RecordImporter {
         var historyChanged = false
         if let previous {
             historyChanged = try historyDiffers(record, previous)
-            // What the file leaves out stays: the attributes its <dict>
-            // has no key for (a derived one keeps its stored baseline,
-            // which the save below writes back), and the links it does
-            // not name.
             let baselines = try codec.baselines(of: previous.record.primaryKey?.storeValue ?? .null, db)
-            for (index, attribute) in codec.entity.attributes.enumerated()
-            where !record.gives(index) && !record.givesBaseline(index) && attribute.type != .binaryData {
-                tie.record.values[index] =
-                    attribute.derivation != nil ? baselines[index] : previous.record.values[index]
-            }
-            for (name, names) in previous.record.names where tie.record.names[name] == nil {
-                tie.record.names[name] = names
-            }
-            // A file without the history (an export's CSV) gives the
-            // totals: one equal to the stored total means the stored
-            // baseline, so that an export imported back changes nothing.
-            for index in baselines.indices
-            where codec.entity.attributes[index].derivation != nil && record.gives(index) && record.children == nil
-                && !record.givesBaseline(index)
-                && Self.sameToTheSecond(tie.record.values[index], previous.record.values[index])
-            {
-                tie.record.values[index] = baselines[index]
-            }
-            var candidate = tie
-            switch resolved {
-            case .keep: candidate.photo = previous.photo
-            case .remove: candidate.photo = nil
-            case .store(let info): candidate.photo = info
-            }
-            // The file's counts are baselines: compared with the stored
-            // baselines, the store's totals stand for them.
-            for index in baselines.indices where codec.entity.attributes[index].derivation != nil {
-                if Self.sameToTheSecond(candidate.record.values[index], baselines[index]) {
-                    candidate.record.values[index] = previous.record.values[index]
-                }
-            }
-            candidate.record.names = candidate.record.names.mapValues {
-                EntityCodec.sortedNames($0.reduce(into: [String]()) { names, name in
-                    if !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { names.append(name) }
-                })
-            }
+            let candidate: BowTie
+            (tie, candidate) = merged(record, resolved, previous: previous, baselines: baselines)
             if candidate == previous && !historyChanged {
                 report.unchanged += 1
                 return
@@ -470,9 +449,63 @@ struct RecordImporter {
         }
     }
 
+    /// What an update makes of the stored record `previous` from the
+    /// file's `record`: the tie to save (what the file leaves out taken
+    /// from the stored record, counts as baselines), and the candidate to
+    /// compare with `previous` (equal: the record is unchanged).
+    ///
+    /// - Parameter baselines: The stored baselines of `previous`'s derived
+    ///   attributes (``EntityCodec/baselines(of:_:)``).
+    func merged(
+        _ record: DecodedRecord, _ resolved: Catalog.ResolvedPhoto, previous: BowTie, baselines: [AttributeValue?]
+    ) -> (tie: BowTie, candidate: BowTie) {
+        var tie = record.tie
+        // What the file leaves out stays: the attributes its <dict>
+        // has no key for (a derived one keeps its stored baseline,
+        // which the save below writes back), and the links it does
+        // not name.
+        for (index, attribute) in codec.entity.attributes.enumerated()
+        where !record.gives(index) && !record.givesBaseline(index) && attribute.type != .binaryData {
+            tie.record.values[index] =
+                attribute.derivation != nil ? baselines[index] : previous.record.values[index]
+        }
+        for (name, names) in previous.record.names where tie.record.names[name] == nil {
+            tie.record.names[name] = names
+        }
+        // A file without the history (an export's CSV) gives the
+        // totals: one equal to the stored total means the stored
+        // baseline, so that an export imported back changes nothing.
+        for index in baselines.indices
+        where codec.entity.attributes[index].derivation != nil && record.gives(index) && record.children == nil
+            && !record.givesBaseline(index)
+            && Self.sameToTheSecond(tie.record.values[index], previous.record.values[index])
+        {
+            tie.record.values[index] = baselines[index]
+        }
+        var candidate = tie
+        switch resolved {
+        case .keep: candidate.photo = previous.photo
+        case .remove: candidate.photo = nil
+        case .store(let info): candidate.photo = info
+        }
+        // The file's counts are baselines: compared with the stored
+        // baselines, the store's totals stand for them.
+        for index in baselines.indices where codec.entity.attributes[index].derivation != nil {
+            if Self.sameToTheSecond(candidate.record.values[index], baselines[index]) {
+                candidate.record.values[index] = previous.record.values[index]
+            }
+        }
+        candidate.record.names = candidate.record.names.mapValues {
+            EntityCodec.sortedNames($0.reduce(into: [String]()) { names, name in
+                if !names.contains(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) { names.append(name) }
+            })
+        }
+        return (tie, candidate)
+    }
+
     /// Equal, dates to the whole second: files write dates in whole
     /// seconds, and a wear's date has a fraction.
-    private static func sameToTheSecond(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
+    static func sameToTheSecond(_ a: AttributeValue?, _ b: AttributeValue?) -> Bool {
         if case .date(let first)? = a, case .date(let second)? = b {
             return first.timeIntervalSince1970.rounded(.down) == second.timeIntervalSince1970.rounded(.down)
         }
@@ -537,7 +570,7 @@ struct RecordImporter {
     ///     are read again from where they were found (the name was met
     ///     first by records left unchanged) and must still have the same
     ///     SHA-256.
-    private mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
+    mutating func firstUse(_ info: PhotoInfo, _ data: Data?, _ record: DecodedRecord) throws {
         let path = unusedPhotoPaths.removeValue(forKey: info.sha256)
         guard info.storage == .external, !options.dryRun else { return }
         // A photo found by its hash in the catalog was stored before this
@@ -563,13 +596,13 @@ struct RecordImporter {
     }
 
     /// An error about the record's `imageName`, located at its value.
-    private func imageError(_ message: String, _ record: DecodedRecord) -> ImportError {
+    func imageError(_ message: String, _ record: DecodedRecord) -> ImportError {
         ImportError(
             location: record.photo?.location ?? record.location, recordNumber: number,
             record: record.tie.label, field: record.photo?.key, message: message)
     }
 
-    private mutating func warnMissingImage(_ record: DecodedRecord, tried: [String]) {
+    mutating func warnMissingImage(_ record: DecodedRecord, tried: [String]) {
         let number = number
         let update = options.update
         let what: String
@@ -838,6 +871,7 @@ struct RecordImporter {
 
     mutating func finish(dryRun: Bool) throws -> ImportReport {
         try flushPending()
+        try batch?.endImport()
         try updatedIDs.finish(db)
         // The staged links and wears go in with the import's page cache.
         try buildKeyIndex(restoringCache: !staged.isEmpty)

@@ -27,15 +27,23 @@ struct UpdatedRecordLog {
             arguments: [id.uuidString]) ?? false
     }
 
+    /// The table's name once it is made (nil before the first update).
+    var madeTable: String? { created ? Self.table : nil }
+
+    /// Makes the table, if it is not made yet (a batched update fills it
+    /// itself: ``RecordBatchUpdater/update(_:updatedLog:)``).
+    mutating func create(_ db: any StoreSession) throws {
+        guard !created else { return }
+        try db.execute(
+            sql: "CREATE TEMP TABLE IF NOT EXISTS \"\(Self.table)\" (id TEXT PRIMARY KEY NOT NULL)"
+                + db.dialect.withoutRowNumber)
+        try db.execute(sql: "DELETE FROM \"\(Self.table)\"")
+        created = true
+    }
+
     /// Notes that the record `id` was updated.
     mutating func insert(_ id: UUID, _ db: any StoreSession) throws {
-        if !created {
-            try db.execute(
-                sql: "CREATE TEMP TABLE IF NOT EXISTS \"\(Self.table)\" (id TEXT PRIMARY KEY NOT NULL)"
-                    + db.dialect.withoutRowNumber)
-            try db.execute(sql: "DELETE FROM \"\(Self.table)\"")
-            created = true
-        }
+        try create(db)
         try db.cachedStatement(sql: "INSERT INTO \"\(Self.table)\" (id) VALUES (?) ON CONFLICT DO NOTHING")
             .execute(arguments: [id.uuidString])
     }

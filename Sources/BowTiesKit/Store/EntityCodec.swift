@@ -49,6 +49,9 @@ struct EntityCodec: Sendable {
     /// The same, and the baselines of derived attributes (an import sets
     /// them: the counts a file brings are the baseline).
     let updateWithBaselinesSQL: String
+    /// The columns ``updateWithBaselinesSQL`` sets, in its order (a
+    /// batched update names the same ones).
+    let updateWithBaselinesColumns: [String]
 
     /// A to-many relationship whose objects have names (`tags`).
     struct NamedRelationship: Sendable {
@@ -144,6 +147,7 @@ struct EntityCodec: Sendable {
         }
         updateSQL = update(updateColumns)
         updateWithBaselinesSQL = update(updateColumns + baselineColumns)
+        updateWithBaselinesColumns = updateColumns + baselineColumns
     }
 
     /// The names of `named`'s objects for the row whose primary key is
@@ -368,22 +372,31 @@ struct EntityCodec: Sendable {
     /// primary key is `key`, by attribute position (nil elsewhere, and for
     /// an object not stored).
     func baselines(of key: StoreValue, _ db: any StoreSession) throws -> [AttributeValue?] {
-        var baselines = [AttributeValue?](repeating: nil, count: entity.attributes.count)
-        var columns: [String] = []
-        var positions: [Int] = []
-        for index in entity.attributes.indices where entity.attributes[index].derivation != nil {
-            columns.append("\"\(entity.attributes[index].baselineColumnName)\"")
-            positions.append(index)
-        }
-        if columns.isEmpty { return baselines }
+        if baselineColumns.isEmpty { return [AttributeValue?](repeating: nil, count: entity.attributes.count) }
         let sql =
-            "SELECT \(columns.joined(separator: ", ")) FROM \"\(entity.tableName)\" "
+            "SELECT \(baselineColumns.joined(separator: ", ")) FROM \"\(entity.tableName)\" "
             + "WHERE \"\(entity.primaryKeyColumn)\" = ?"
-        guard let row = try StoreRow.fetchOne(db, sql: sql, arguments: [key]) else { return baselines }
-        for column in positions.indices {
+        guard let row = try StoreRow.fetchOne(db, sql: sql, arguments: [key]) else {
+            return [AttributeValue?](repeating: nil, count: entity.attributes.count)
+        }
+        return try baselines(from: row, at: 0)
+    }
+
+    /// The baseline columns of the derived attributes, quoted, in
+    /// attribute order: what ``baselines(from:at:)`` reads.
+    var baselineColumns: [String] {
+        entity.attributes.filter { $0.derivation != nil }.map { "\"\($0.baselineColumnName)\"" }
+    }
+
+    /// The baselines ``baselineColumns`` selected, from `row`'s column
+    /// `first` on, by attribute position (nil elsewhere).
+    func baselines(from row: StoreRow, at first: Int) throws -> [AttributeValue?] {
+        var baselines = [AttributeValue?](repeating: nil, count: entity.attributes.count)
+        var column = first
+        for index in entity.attributes.indices where entity.attributes[index].derivation != nil {
+            defer { column += 1 }
             let value: StoreValue = row[column]
             if value.isNull { continue }
-            let index = positions[column]
             baselines[index] = try decode(value, entity.attributes[index], index, label: { "" })
         }
         return baselines

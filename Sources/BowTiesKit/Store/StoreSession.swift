@@ -197,10 +197,15 @@ protocol StoreSession: AnyObject {
     /// where one statement per record is a round trip to a server; nil
     /// where ``recordInserter(_:)`` is as fast (SQLite, in the process).
     func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)?
+    /// `import --update`'s records looked up and written many at a time,
+    /// for a backend where one statement per record is a round trip to a
+    /// server; nil where one record at a time is as fast (SQLite).
+    func recordBatchUpdater(_ codec: EntityCodec) throws -> (any RecordBatchUpdater)?
 }
 
 extension StoreSession {
     func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)? { nil }
+    func recordBatchUpdater(_ codec: EntityCodec) throws -> (any RecordBatchUpdater)? { nil }
 }
 
 /// Rows whose columns are read in place, without a value made for each:
@@ -266,9 +271,57 @@ protocol RecordBatchInserter: AnyObject {
     /// - Throws: What the server says about anything else (a lost
     ///   connection, a cancelled statement).
     func finish() throws -> Bool
+    /// Once the import's last batch is written (``finish()``): builds
+    /// what the batches left for the end (a first import's indexes on
+    /// PostgreSQL).
+    func endImport() throws
+}
+
+/// A stored record as a batched update finds it (``RecordBatchUpdater``).
+struct StoredRecord {
+    var rowid: Int64
+    var record: Record
+    /// The stored baselines of its derived attributes, by attribute
+    /// position (``EntityCodec/baselines(from:at:)``).
+    var baselines: [AttributeValue?]
+    /// Whether this import updated it already (its id is in the
+    /// ``UpdatedRecordLog``).
+    var updated: Bool
+}
+
+/// An `import --update`'s records many at a time (PostgreSQL: a `COPY`
+/// into a temporary table, then one `UPDATE`): one statement looks up
+/// every stored record of a batch, the importer decides what each
+/// becomes exactly as it does one record at a time, and the batch's new
+/// and changed records are written in a few statements, all or none.
+///
+/// As for ``RecordBatchInserter``, all or none is what keeps errors as
+/// they are: when a constraint refuses anything of a batch, its writes
+/// are taken back and the caller imports the same records again one at
+/// a time, which names the record at fault as it always did.
+protocol RecordBatchUpdater: AnyObject {
+    /// The stored records whose primary keys are among `keys`, by key.
+    /// - Parameter updatedLog: The table of ids this import updated (nil
+    ///   before it has any), for ``StoredRecord/updated``.
+    func stored(_ keys: [String], updatedLog: String?) throws -> [String: StoredRecord]
+    /// Starts the batch's writes (a savepoint).
+    func begin() throws
+    /// Inserts new records in one statement; false when a constraint or
+    /// a value refused one (nothing is written).
+    func insert(_ records: [Record]) throws -> Bool
+    /// Sets each stored record to what `records` hold (every updatable
+    /// column and the baselines), in one statement, and notes their ids
+    /// in `updatedLog`; false when a constraint or a value refused one.
+    func update(_ records: [Record], updatedLog: String) throws -> Bool
+    /// Keeps the batch's writes.
+    func commit() throws
+    /// Takes back every write since ``begin()``.
+    func rollback() throws
 }
 
 extension RecordBatchInserter {
+    func endImport() throws {}
+
     /// Writes every staged record in one statement and forgets them
     /// (``send()``, then ``finish()``).
     func flush() throws -> Bool {

@@ -11,6 +11,10 @@ final class PostgreSQLSession: StoreSession {
     /// (``translated(_:)``).
     let identifiers: [String: String]
     private var lastChanges = 0
+    /// Whether this transaction made the catalog's tables (a first
+    /// write's migration): no other session can see them before it
+    /// commits, so a first import may build their indexes at its end.
+    var tablesMadeHere = false
 
     init(_ connection: PostgreSQLConnection, identifiers: [String: String]) {
         self.connection = connection
@@ -75,8 +79,17 @@ final class PostgreSQLSession: StoreSession {
     }
 
     /// `COPY` in batches (``PostgreSQLCopyInserter``).
+    /// In tables this transaction made, the lookup-only indexes are
+    /// built once at the import's end (``PostgreSQLCopyInserter/deferIndexes()``).
     func recordBatchInserter(_ codec: EntityCodec) throws -> (any RecordBatchInserter)? {
-        try PostgreSQLCopyInserter.make(self, codec: codec)
+        guard let inserter = try PostgreSQLCopyInserter.make(self, codec: codec) else { return nil }
+        if tablesMadeHere { try inserter.deferIndexes() }
+        return inserter
+    }
+
+    /// A lookup and `COPY`s in batches (``PostgreSQLCopyUpdater``).
+    func recordBatchUpdater(_ codec: EntityCodec) throws -> (any RecordBatchUpdater)? {
+        try PostgreSQLCopyUpdater.make(self, codec: codec)
     }
 
     // MARK: - Statement text

@@ -156,7 +156,11 @@ final class PostgreSQLStore: CatalogStore {
                 if wait.limit != nil { _ = try connection.execute("SET LOCAL lock_timeout = 0") }
                 // What is pending is decided again under the lock: of two
                 // commands creating the same catalog, the second finds it made.
-                if migrationPending.load(ordering: .acquiring) { try migrateSchema(session) }
+                if migrationPending.load(ordering: .acquiring) {
+                    let made = !(try session.tableExists(Self.bookkeepingTable))
+                    try migrateSchema(session)
+                    session.tablesMadeHere = made
+                }
             }
             let result = try body(session)
             if lock {
