@@ -185,21 +185,21 @@ struct API: Sendable {
 
     func wear(_ key: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         let body = try await Self.decode(WearBody.self, request, context, emptyAllowed: true) ?? WearBody()
-        return try await change { try $0.wear(key, at: Date(), note: body.note) }
+        return try await change(.pointWrite) { try $0.wear(key, at: Date(), note: body.note) }
     }
 
     func rate(_ key: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         guard let body = try await Self.decode(RateBody.self, request, context) else {
             throw Self.badBody("{\"rating\": NUMBER}")
         }
-        return try await change { try $0.rate(key, body.rating) }
+        return try await change(.pointWrite) { try $0.rate(key, body.rating) }
     }
 
     func favorite(_ key: String, _ request: Request, _ context: ServeContext) async throws -> Response {
         guard let body = try await Self.decode(FavoriteBody.self, request, context) else {
             throw Self.badBody("{\"favorite\": true or false}")
         }
-        return try await change { try $0.setFavorite(key, body.favorite) }
+        return try await change(.pointWrite) { try $0.setFavorite(key, body.favorite) }
     }
 
     func tags(_ key: String, _ request: Request, _ context: ServeContext) async throws -> Response {
@@ -214,10 +214,13 @@ struct API: Sendable {
         }
     }
 
-    private func change(_ body: @escaping @Sendable (Catalog) throws -> BowTie) async throws -> Response {
+    /// `body`'s change, in a catalog opened `mode` (``CatalogAccess/writing(_:_:)``).
+    private func change(_ mode: Catalog.OpenMode = .mustExist, _ body: @escaping @Sendable (Catalog) throws -> BowTie)
+        async throws -> Response
+    {
         // Open pages hear of it from the feed, which sees this commit as
         // it sees any other process's.
-        try Self.json(try await catalog.writing { catalog in TieJSON(try body(catalog), now: Date()) })
+        try Self.json(try await catalog.writing(mode) { catalog in TieJSON(try body(catalog), now: Date()) })
     }
 
     struct UndoState: Encodable {

@@ -1,25 +1,44 @@
 import BowTiesKit
 import Dispatch
 import Foundation
+import Synchronization
 
-/// The catalog, opened for one request and closed after it: the server
-/// holds no connection and no transaction between requests, so
-/// `bowties wear` from the command line never waits for it, and sees
-/// nothing of it but its own short transactions.
+/// The catalog, for one request: the server holds no transaction between
+/// requests, so `bowties wear` from the command line never waits for it,
+/// and sees nothing of it but its own short transactions.
+///
+/// A read takes one of a few read-only catalogs kept between requests
+/// (``ReadPool``), each checked before it is used again
+/// (``Catalog/isReusable(_:)``: the same file, a current schema), so a
+/// request reads what a catalog opened for it would read. A change opens
+/// the catalog for the request and closes it after, as the command line
+/// does.
 ///
 /// SQLite's calls block (a write may wait for another process's), so
 /// they run on Dispatch's threads, never on SwiftNIO's event loop.
 struct CatalogAccess: Sendable {
     let url: URL
+    let pool: ReadPool
+
+    init(url: URL) {
+        self.url = url
+        pool = ReadPool(url: url)
+    }
 
     /// Runs `body` on a catalog opened read-only.
     func reading<T: Sendable>(_ body: @escaping @Sendable (Catalog) throws -> T) async throws -> T {
-        try await Self.offLoop { try body(Catalog(url: url, mode: .readOnly)) }
+        let pool = pool
+        return try await Self.offLoop { try pool.reading(body) }
     }
 
-    /// Runs `body` on a catalog opened to change an existing store.
-    func writing<T: Sendable>(_ body: @escaping @Sendable (Catalog) throws -> T) async throws -> T {
-        try await Self.offLoop { try body(Catalog(url: url, mode: .mustExist)) }
+    /// Runs `body` on a catalog opened to change an existing store:
+    /// `.pointWrite` for the changes of one tie the command line makes
+    /// that way too (`wear`, `rate`, `favorite`: SQLite's own connection,
+    /// without GRDB's queue and its set-up), `.mustExist` for the others.
+    func writing<T: Sendable>(
+        _ mode: Catalog.OpenMode = .mustExist, _ body: @escaping @Sendable (Catalog) throws -> T
+    ) async throws -> T {
+        try await Self.offLoop { try body(Catalog(url: url, mode: mode)) }
     }
 
     private static let queue = DispatchQueue(label: "bowties-serve.catalog", attributes: .concurrent)
@@ -28,5 +47,59 @@ struct CatalogAccess: Sendable {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }
+    }
+}
+
+/// Read-only catalogs of an SQLite file kept between requests, at most
+/// ``capacity`` of them, each lent to one request at a time.
+///
+/// Opening the catalog for every request (a connection, its page cache,
+/// the schema parsed and checked, then all of it freed) was most of what
+/// a read allocated: 3,961 allocations for a page of ties, 1,018 with a
+/// kept catalog, and 2 to 3 times the pages a second under load
+/// (bench/results/serve.md, session 12). A kept catalog is outside
+/// any transaction between requests, which neither blocks a writer nor
+/// holds back a checkpoint (as the change feed's own catalog), and it is
+/// used again only when ``Catalog/isReusable(_:)`` says that a catalog
+/// opened now would read the same file with the same schema; otherwise it
+/// is closed and a new one opened. A PostgreSQL catalog is opened for each
+/// request, as before (``Catalog/isReusable(_:)`` is false for it).
+final class ReadPool: Sendable {
+    let url: URL
+    /// More than the requests that read at once on two cores (Dispatch
+    /// runs a few); a catalog returned to a full pool is closed.
+    static let capacity = 4
+    private let idle = Mutex<[(catalog: Catalog, file: Catalog.FileIdentity)]>([])
+
+    init(url: URL) {
+        self.url = url
+    }
+
+    /// Runs `body` on a kept catalog that is still current, or on a new
+    /// one, kept afterwards when the read succeeded.
+    func reading<T>(_ body: (Catalog) throws -> T) throws -> T {
+        while let kept = idle.withLock({ $0.popLast() }) {
+            if kept.catalog.isReusable(kept.file) { return try use(kept, body) }
+        }
+        // The file is named before the open: if another file is moved
+        // over the path in between, the next check sees a new inode.
+        let file = Catalog.FileIdentity(of: url)
+        let catalog = try Catalog(url: url, mode: .readOnly)
+        guard let file, catalog.isReusable(file) else { return try body(catalog) }
+        return try use((catalog, file), body)
+    }
+
+    /// `body` on `kept`, which goes back to the pool after it, even when
+    /// `body` threw (a tie not found): a store that went away fails the
+    /// next check.
+    private func use<T>(_ kept: (catalog: Catalog, file: Catalog.FileIdentity), _ body: (Catalog) throws -> T) throws
+        -> T
+    {
+        defer {
+            idle.withLock { idle in
+                if idle.count < Self.capacity { idle.append(kept) }
+            }
+        }
+        return try body(kept.catalog)
     }
 }

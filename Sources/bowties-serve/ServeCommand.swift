@@ -40,6 +40,8 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Before any catalog opens: SQLite settles its allocations then.
+        Catalog.prepareForLongRunningServer()
         let settings = ServerSettings(
             host: host, readOnly: readOnly, storeURL: StoreLocation.resolve(explicit: store))
         let feed = ChangeFeed(storeURL: settings.storeURL)

@@ -18,4 +18,16 @@
 /// already initialized in this process, and the setting is left as it was.
 int CSQLiteSettings_disableMemoryStatistics(void);
 
+/// Makes every page cache allocate its pages one at a time, as it needs
+/// them (`SQLITE_CONFIG_PAGECACHE` with no buffer and no pages).
+///
+/// By default each page cache, at its first page, allocates room for 20
+/// pages at once: 87 KB, for every connection opened and for every
+/// temporary b-tree a statement makes (an `IN` list, a sort), even when
+/// it then holds one page. A server that runs such statements for every
+/// request allocates and frees that block thousands of times a minute.
+///
+/// Returns SQLite's result code, as above.
+int CSQLiteSettings_allocatePagesOneByOne(void);
+
 #endif

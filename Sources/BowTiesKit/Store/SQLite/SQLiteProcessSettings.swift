@@ -23,4 +23,16 @@ enum SQLiteProcessSettings {
     static func apply() {
         _ = applied
     }
+
+    /// For a process that runs for long and opens statements all the
+    /// time (`bowties serve`): each SQLite page cache allocates its pages
+    /// as it needs them, instead of 20 at once at its first page
+    /// (87 KB, for every connection and every temporary b-tree a
+    /// statement makes). Must come before the first connection opens.
+    ///
+    /// - Returns: false when SQLite was already initialized in this
+    ///   process, and keeps its default.
+    static func allocatePagesOneByOne() -> Bool {
+        CSQLiteSettings_allocatePagesOneByOne() == 0
+    }
 }
