@@ -251,10 +251,15 @@ struct PropertyListGrammar {
         default:
             if runHasText {
                 looseText.append(contentsOf: bytes)
-            } else if !bytes.allSatisfy(ScalarDecoder.isWhitespace) {
+                return
+            }
+            // The indentation between tags, most of the text a document
+            // has: nothing to keep.
+            for byte in bytes where !ScalarDecoder.isWhitespace(byte) {
                 runHasText = true
                 looseText.removeAll(keepingCapacity: true)
                 looseText.append(contentsOf: bytes)
+                return
             }
         }
     }
@@ -365,7 +370,7 @@ struct PropertyListGrammar {
     }
 
     /// Hands a finished value to its container, or queues it as a record.
-    private mutating func complete(_ item: PropertyListItem, end: Int) {
+    private mutating func complete(_ item: consuming PropertyListItem, end: Int) {
         guard let top = stack.indices.last else {
             // The root, when it is not an array.
             queue.append(item)
@@ -377,12 +382,15 @@ struct PropertyListGrammar {
         if top == 0 && rootIsArray {
             queue.append(item)
             queueEnds.append(end)
-        } else if let pending = stack[top].pendingKey {
+        } else if stack[top].pendingKey != nil {
+            // Moved out, not copied: no reference count for the key.
+            var taken: (key: String, location: SourceLocation)?
+            swap(&taken, &stack[top].pendingKey)
+            guard let pending = taken else { return }
+            let position = stack[top].entries.count
+            stack[top].keyIndex?[pending.key] = position
             stack[top].entries.append(
                 PropertyListDictionary.Entry(key: pending.key, keyLocation: pending.location, item: item))
-            let position = stack[top].entries.count - 1
-            stack[top].keyIndex?[pending.key] = position
-            stack[top].pendingKey = nil
         } else {
             stack[top].items.append(item)
         }
