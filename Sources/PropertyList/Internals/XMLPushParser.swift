@@ -697,6 +697,14 @@ final class XMLPushParser: TagPositions {
     private func propertyListError(from error: LibraryError) -> PropertyListError {
         let kind: PropertyListError.Kind
         let message: String
+        // The input's last line, counted once (it reads the input again).
+        var counted: (line: Int, characters: Int)??
+        func last() -> (line: Int, characters: Int)? {
+            if let counted { return counted }
+            let line = lastLine()
+            counted = .some(line)
+            return line
+        }
         switch error.code {
         case Int32(XML_ERR_UNDECLARED_ENTITY.rawValue), Int32(XML_WAR_UNDECLARED_ENTITY.rawValue):
             kind = .forbiddenDeclaration
@@ -707,7 +715,7 @@ final class XMLPushParser: TagPositions {
         case Int32(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.hasPrefix("Excessive depth"):
             kind = .tooDeeplyNested
             message = PropertyListReader.tooDeeplyNestedMessage
-        case _ where error.line > 0 && error.line >= (lastLine()?.line ?? .max):
+        case _ where error.line > 0 && error.line >= (last()?.line ?? .max):
             // An error on the last line is almost always a file cut short;
             // libxml2 often words it "Extra content at the end of the
             // document", which sends people looking for the wrong thing.
@@ -731,7 +739,7 @@ final class XMLPushParser: TagPositions {
             return PropertyListError(kind, message, file: displayName)
         }
         var location = SourceLocation(fileName: fileName, line: error.line, column: max(error.column, 1))
-        if kind == .malformedXML, let last = lastLine(), error.line > last.line {
+        if kind == .malformedXML, let last = last(), error.line > last.line {
             // Past the last line (after its line break, where libxml2's
             // pull loop stops): the end of the last line, where its push
             // loop stops.
