@@ -141,6 +141,8 @@ extension Catalog {
         var columns = model.blobColumns
         if history, try UndoHistory.exists(db) {
             columns += UndoHistory.blobImageColumns(model).map { (table: $0.shadow, column: $0.column) }
+            // The tables an undo set aside whole, which a redo puts back.
+            if !isOnPostgreSQL { columns += try UndoHistory.heldBlobColumns(db) }
         }
         let references = columns.map {
             "EXISTS (SELECT 1 FROM \"\($0.table)\" WHERE \"\($0.column)\" = \(sha256))"

@@ -200,11 +200,15 @@ extension Catalog {
         // Newest first, a batch at a time: memory stays flat however many
         // rows the action changed. First every check, then every change.
         var before = Int64.max
+        // Whether every change of the list is a range or a row inside one:
+        // then the undo may set the ranges' tables aside whole.
+        var onlyRanges = true
         while true {
             let batch = try entries(of: action, phase: phase, before: before, rangesOnly: false, db)
             guard let last = batch.last else { break }
             before = last.seq
             for entry in batch where !insideRange(entry) {
+                if entry.operation != "range" { onlyRanges = false }
                 guard let names = columns[entry.table] else {
                     throw CatalogError(
                         .storeDamaged, "the undo history names a table the catalog does not have: \(entry.table)")
@@ -217,22 +221,47 @@ extension Catalog {
         try db.execute(sql: db.dialect.deferForeignKeys)
         let photosBefore = try UndoHistory.photosReferred(
             byChangesWhere: "\"action\" = \(action.id) AND \"phase\" = \(phase)", model: model, db)
-        try db.execute(
-            sql: "UPDATE \"undo_recording\" SET \"action\" = ?, \"phase\" = ?, \"inserts\" = 1",
-            arguments: [action.id, 1 - phase])
         let firstNewSeq = (try Int64.fetchOne(db, sql: "SELECT max(seq) FROM \"undo_change\"") ?? 0) + 1
-        before = .max
-        while true {
-            // The changes being made are logged under the other phase, so
-            // they never come up here.
-            let batch = try entries(of: action, phase: phase, before: before, rangesOnly: false, db)
-            guard let last = batch.last else { break }
-            before = last.seq
-            for entry in batch where !insideRange(entry) {
-                try apply(inverseOf: entry, columns: columns[entry.table] ?? [], db)
+        // A whole catalog's import is set aside whole, and put back so
+        // (SQLite; see UndoHistory+HeldTables.swift).
+        let setAside =
+            undoing && onlyRanges && !isOnPostgreSQL
+            ? try UndoHistory.setAsidePlan(
+                ranges.map { ($0.table, $0.row, $0.lastRow ?? $0.row) }, model: model, db)
+            : nil
+        let held = undoing || isOnPostgreSQL ? [] : try UndoHistory.heldTables(of: action.id, phase: phase, db)
+        var setAsideCounts: [String: Int64]?
+        if let setAside {
+            setAsideCounts = try UndoHistory.setAside(setAside, action: action.id, phase: 1 - phase, model: model, db)
+        } else if !held.isEmpty {
+            guard
+                let counts = try UndoHistory.restore(
+                    held, action: action.id, phase: 1 - phase, model: model, cacheKiB: Self.undoCacheKiB, db)
+            else {
+                throw CatalogError(
+                    .conflict,
+                    "cannot redo #\(action.id) \"\(action.title)\": "
+                        + "the catalog has records it did not have after the undo, added outside bowties' history; nothing was changed",
+                    hint: "`bowties log` lists the history; `bowties check` looks at the catalog.")
             }
+            setAsideCounts = counts
+        } else {
+            try db.execute(
+                sql: "UPDATE \"undo_recording\" SET \"action\" = ?, \"phase\" = ?, \"inserts\" = 1",
+                arguments: [action.id, 1 - phase])
+            before = .max
+            while true {
+                // The changes being made are logged under the other phase, so
+                // they never come up here.
+                let batch = try entries(of: action, phase: phase, before: before, rangesOnly: false, db)
+                guard let last = batch.last else { break }
+                before = last.seq
+                for entry in batch where !insideRange(entry) {
+                    try apply(inverseOf: entry, columns: columns[entry.table] ?? [], db)
+                }
+            }
+            try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
         }
-        try db.execute(sql: "UPDATE \"undo_recording\" SET \"action\" = NULL, \"phase\" = 0, \"inserts\" = 1")
         try UndoHistory.deleteChanges(where: "\"action\" = \(action.id) AND \"phase\" = \(phase)", db)
         try db.execute(
             sql: """
@@ -246,6 +275,9 @@ extension Catalog {
         for sha256 in photosBefore.sorted() { try releaseBlob(sha256, db, changes) }
         var done = action
         done.isUndone = undoing
+        if let setAsideCounts {
+            return try report(of: done, wholeTables: setAsideCounts, removed: undoing, db)
+        }
         return try report(of: done, changesFrom: firstNewSeq, db)
     }
 
@@ -484,6 +516,37 @@ extension Catalog {
             }
         }
         try reportLinks(changesFrom: seq, into: &report, db)
+        return report
+    }
+
+    /// The report of an undo that set whole tables aside (`removed`), or
+    /// of the redo that put them back: each entity's rows counted, the
+    /// first ``UndoReport/recordLimit`` named.
+    private func report(of action: UndoAction, wholeTables counts: [String: Int64], removed: Bool, _ db: any StoreSession)
+        throws -> UndoReport
+    {
+        var report = UndoReport(action: action, records: [], recordCount: 0, added: [:], removed: [:])
+        let held = removed ? try UndoHistory.heldTables(of: action.id, phase: 1, db) : []
+        for entity in model.entities {
+            guard let count = counts[entity.tableName], count > 0, let codec = codecs[entity.name] else { continue }
+            if removed { report.removed[entity.name] = Int(count) } else { report.added[entity.name] = Int(count) }
+            report.recordCount += Int(count)
+            let room = UndoReport.recordLimit - report.records.count
+            guard room > 0 else { continue }
+            let table = held.first { $0.table == entity.tableName }?.name ?? entity.tableName
+            let names = model.storedColumns(ofTable: entity.tableName).map(\.name)
+            let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+            let rows = try StoreRow.fetchAll(
+                db, sql: "SELECT \(list) FROM \"\(table)\" ORDER BY rowid LIMIT ?", arguments: [room])
+            for row in rows {
+                let record = try codec.decodeImage(row, columns: names, db)
+                let label =
+                    entity.nameAttribute.flatMap { name in
+                        if case .string(let text)? = record[name] { text } else { nil }
+                    } ?? record.label
+                report.records.append(.init(entity: entity, label: label, kind: removed ? .removed : .added, fields: []))
+            }
+        }
         return report
     }
 

@@ -22,7 +22,8 @@ enum UndoHistory {
     static func drop(_ actions: [Int64], model: ObjectModel, _ db: any StoreSession) throws -> Set<String> {
         guard !actions.isEmpty else { return [] }
         let list = actions.map(String.init).joined(separator: ",")
-        let photos = try photosReferred(byChangesWhere: "\"action\" IN (\(list))", model: model, db)
+        var photos = try photosReferred(byChangesWhere: "\"action\" IN (\(list))", model: model, db)
+        photos.formUnion(try dropHeldTables(ofChangesWhere: "\"action\" IN (\(list))", model: model, db))
         // The changes first, a batch at a time; the cascade from the
         // actions would collect them all at once (see deleteChanges).
         try deleteChanges(where: "\"action\" IN (\(list))", db)

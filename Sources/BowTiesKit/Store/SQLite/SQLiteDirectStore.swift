@@ -96,7 +96,7 @@ extension SQLiteDirectStore {
     }
 
     func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] {
-        try session.fetchAll(sql: "PRAGMA foreign_key_check", arguments: []).map { row in
+        try session.fetchAll(sql: UndoHistory.foreignKeyCheckSQL, arguments: []).map { row in
             ForeignKeyViolation(table: row[0] ?? "", rowid: row[1], parent: row[2] ?? "")
         }
     }

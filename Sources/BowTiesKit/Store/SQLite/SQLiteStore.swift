@@ -489,7 +489,7 @@ final class SQLiteStore: CatalogStore {
     }
 
     func foreignKeyViolations(_ session: any StoreSession) throws -> [ForeignKeyViolation] {
-        try Row.fetchAll(Self.database(of: session), sql: "PRAGMA foreign_key_check").map { row in
+        try Row.fetchAll(Self.database(of: session), sql: UndoHistory.foreignKeyCheckSQL).map { row in
             ForeignKeyViolation(table: row[0], rowid: row[1], parent: row[2])
         }
     }

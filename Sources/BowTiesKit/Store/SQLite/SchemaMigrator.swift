@@ -167,7 +167,7 @@ struct SchemaMigrator: Sendable {
             try db.execute(
                 sql: "INSERT INTO \(Self.bookkeepingTable) (identifier) VALUES (?)", arguments: [migration.identifier])
         }
-        let violations = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").map { row in
+        let violations = try Row.fetchAll(db, sql: UndoHistory.foreignKeyCheckSQL).map { row in
             let table: String = row[0]
             let rowid: Int64? = row[1]
             let parent: String = row[2]
