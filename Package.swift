@@ -41,14 +41,32 @@ let staticLinkFlags: [String] = {
     return ["-L", root + "scripts/link-static"]
 }()
 
+/// The functions everyday commands run, laid side by side in release
+/// builds of `bowties` (lld's `--symbol-ordering-file`; the list is
+/// written by `scripts/update-link-order`). The kernel maps code in
+/// 64 KiB runs around each page a process touches: the megabyte a
+/// PostgreSQL import ran was spread over 22 MB of code and kept 10 to
+/// 15 MB of the binary resident (bench/results/postgres.md, "Session
+/// 13"). Names the list holds that the binary lacks (a renamed function,
+/// a build without the static Swift libraries) are skipped without a word.
+let linkOrderFlags: [String] = {
+    let list = String(#filePath.dropLast("Package.swift".count)) + "scripts/link-order/bowties.txt"
+    guard FileManager.default.fileExists(atPath: list) else { return [] }
+    return ["-Xlinker", "--symbol-ordering-file=" + list, "-Xlinker", "--no-warn-symbol-ordering"]
+}()
+
 /// Release builds of bowties' own modules reach concrete generic types
 /// (`Set<UInt8>`, `[String: Bool]`) through metadata accessor functions,
 /// not mangled names: a mangled name is demangled at its first use, and its
 /// generic requirements (`String: Hashable`) checked by a scan of every
 /// protocol conformance in the executable.
+///
+/// And each function in a section of its own (`-function-sections`; swiftc
+/// puts a file's functions in one `.text` otherwise), so that the release
+/// link can lay the ones commands run side by side (`linkOrderFlags`).
 let metadataAccessSettings: [SwiftSetting] = [
     .unsafeFlags(
-        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"],
+        ["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors", "-Xfrontend", "-function-sections"],
         .when(configuration: .release)
     )
 ]
@@ -164,13 +182,14 @@ let package = Package(
             // exports for `dladdr` (the Swift runtime's first `dladdr` scanned
             // them all; crash backtraces read the symbol table from the file);
             // and SQLite and the C++ library are linked from their static
-            // archives (`staticLinkFlags`).
+            // archives (`staticLinkFlags`); and the functions commands run
+            // are laid together (`linkOrderFlags`).
             linkerSettings: [
                 .unsafeFlags(
                     [
                         "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--no-export-dynamic",
-                    ] + staticLinkFlags,
+                    ] + staticLinkFlags + linkOrderFlags,
                     .when(configuration: .release)
                 )
             ]

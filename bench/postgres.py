@@ -140,6 +140,11 @@ class Server:
         return f"postgresql://{OWNER}@127.0.0.1:{self.port}/{name}"
 
 
+def memory_database(address):
+    """The database name at the end of a catalog's address."""
+    return address.rsplit("/", 1)[1]
+
+
 def median(values):
     return statistics.median(values) if values else None
 
@@ -187,6 +192,9 @@ def main(argv):
                         help="the size list and export stream, and whose import's memory is measured (default 1M)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each import (default 3)")
     parser.add_argument("--short-runs", type=int, default=21, help="runs of show and wear (default 21)")
+    parser.add_argument("--large-runs", type=int, default=3,
+                        help="runs of the imports whose peak RSS the large section measures, at --records and"
+                             " at --large, in turns (default 3)")
     parser.add_argument("--only", default="import,server,short,large",
                         help="the sections to run, of import (the import against \\copy), server (psql's \\copy"
                              " into the catalog's table, schema v3 and v2, and the plain one), short (show and wear"
@@ -458,32 +466,53 @@ def main(argv):
         # ------------------------------------------------ the large catalog
         if "large" in sections:
             large = harness.data_file(options.large, images=True)
-            log(f"import of {options.large:,} records, load {' '.join(load())}")
-            big = server.create("large")
-            imported = checked(harness.timed([bowties, "import", large, "--images", images, "--store", big]),
-                               "import (large)")
+            large_runs = max(1, options.large_runs)
+            # The import's peak RSS at both sizes, each a new database,
+            # in turns: flat means the same at 10× the records.
+            log(f"imports of {options.records:,} and {options.large:,} records ({large_runs} runs each),"
+                f" load {' '.join(load())}")
+            memory_runs = {options.records: [], options.large: []}
+            for run in range(large_runs):
+                for size, source in [(options.records, data), (options.large, large)]:
+                    address = server.create(f"memory{size}")
+                    memory_runs[size].append(checked(
+                        harness.timed([bowties, "import", source, "--images", images, "--store", address]),
+                        f"import ({size:,})"))
+            # The last large import stays: list and export read it.
+            big = address
+            memory_load = load()
             export_sql = (f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO STDOUT CSV")
+            readers = {"bowties list": [bowties, "list", "--store", big]}
+            for name in ["csv", "tsv", "json", "jsonl", "plist", "table"]:
+                readers[f"bowties export --format {name}"] = [bowties, "export", "--format", name, "--store", big]
+            readers["psql \\copy … TO STDOUT CSV"] = server.psql(memory_database(big)) + ["-c", export_sql]
             log(f"list and export of {options.large:,}, load {' '.join(load())}")
-            streams = in_turns({
-                "bowties list": lambda: first_row_and_total([bowties, "list", "--store", big]),
-                "bowties export (CSV)": lambda: first_row_and_total([bowties, "export", "--store", big]),
-                "psql \\copy … TO STDOUT CSV": lambda: first_row_and_total(server.psql("large") + ["-c", export_sql]),
-            }, max(1, min(options.runs, 3)))
-            memory = {
-                "bowties list": checked(harness.timed([bowties, "list", "--store", big]), "list").rss,
-                "bowties export (CSV)": checked(harness.timed([bowties, "export", "--store", big]), "export").rss,
-                "psql \\copy … TO STDOUT CSV": checked(harness.timed(server.psql("large") + ["-c", export_sql]),
-                                                       "psql").rss,
-            }
+            streams = in_turns({name: (lambda command=command: first_row_and_total(command))
+                                for name, command in readers.items()}, max(1, min(options.runs, 3)))
+            memory = {name: checked(harness.timed(command), name).rss for name, command in readers.items()}
             after = load()
             report += [
                 f"## {options.large:,} records: the import's memory, list and export streamed",
                 "",
-                f"The import of {os.path.getsize(large) / 1e6:.0f} MB ({options.large:,} records) into a new"
-                f" database: {harness.seconds(imported.wall)}, peak RSS {harness.mib(imported.rss)}"
-                f" (one run). Then, on that catalog, in turns, {max(1, min(options.runs, 3))} runs each: the"
-                " time until the first row arrives on a pipe, and until the last; peak RSS from one more run"
-                f" each. Load average at the end {' '.join(after)}.",
+                f"The import of {os.path.getsize(data) / 1e6:.0f} MB ({options.records:,} records) and of"
+                f" {os.path.getsize(large) / 1e6:.0f} MB ({options.large:,} records), each into a new database,"
+                f" {large_runs} runs each in turns (load average at the end {' '.join(memory_load)}):",
+                "",
+                "| import of | peak RSS (median) | runs | median wall |",
+                "|---|---|---|---|",
+            ]
+            for size, runs_of_size in memory_runs.items():
+                report.append(
+                    f"| {size:,} | {harness.mib(median([run.rss for run in runs_of_size]))} | "
+                    f"{', '.join(harness.mib(run.rss) for run in runs_of_size)} | "
+                    f"{harness.seconds(median([run.wall for run in runs_of_size]))} |")
+            report += [
+                "",
+                f"Then, on the last {options.large:,} catalog, in turns, {max(1, min(options.runs, 3))} runs each:"
+                " the time until the first line arrives on a pipe (the first 64 KiB an export writes), and"
+                " until the last; peak RSS from one more run each. `export --format table` into a pipe measures"
+                " every row's widths before its first line (`list` streams with the first page's)."
+                f" Load average at the end {' '.join(after)}.",
                 "",
                 "| command | first row (median) | all rows (median) | peak RSS |",
                 "|---|---|---|---|",

@@ -7,7 +7,7 @@ import Testing
 /// the warnings in their order, the first error located at its record,
 /// nothing written after an error), only faster.
 ///
-/// The files hold more records than one batch (2,048), so that records
+/// The files hold more records than one batch (512), so that records
 /// are staged across batches and an error sits in a later one.
 @Suite("PostgreSQL imports through COPY")
 struct PostgreSQLCopyImportTests {

@@ -8,7 +8,7 @@ import Testing
 /// an SQLite catalog shows (the counts, the catalog after, the warnings,
 /// the first error at its record, undo), only faster.
 ///
-/// The files hold more records than one batch (2,048), so that an error
+/// The files hold more records than one batch (512), so that an error
 /// sits in a later batch than the one that is written first.
 @Suite("PostgreSQL updates through COPY")
 struct PostgreSQLCopyUpdateTests {

@@ -89,9 +89,14 @@ struct RecordImporter {
     /// missing): a record that warns as it is read must then wait for it.
     var pendingWarns = false
     /// A batch is written when it holds this many records, or
-    /// ``batchBytes`` of rows and photos: memory stays flat.
-    static let batchSize = 2048
-    static let batchBytes = 4 << 20
+    /// ``batchBytes`` of rows and photos: memory stays flat. Two batches
+    /// are held at once (one staged, one the server is writing), and a
+    /// staged record with what it needs afterwards is about 1.7 KB: at
+    /// 2,048 a batch the two were 5 MB more of a PostgreSQL import's
+    /// peak than at 512, which takes 196 `COPY`s per 100,000 ties where
+    /// 2,048 took 49 (bench/results/postgres.md, "Session 13").
+    static let batchSize = 512
+    static let batchBytes = 1 << 20
 
     /// A record read and staged, with what writing it needs afterwards.
     struct StagedRecord {

@@ -63,6 +63,16 @@ final class PostgreSQLConnection: @unchecked Sendable {
         // Sent with the first statement, in its round trip.
         sendDeferred("SET client_encoding = 'UTF8'")
         sendDeferred("SET client_min_messages = warning")
+        // No JIT compilation (PostgreSQL 11 and later; on by default where
+        // the server has LLVM, as Debian's has): a statement whose
+        // estimated cost passes `jit_above_cost` (100,000) is compiled
+        // before its first row, and `export`'s, with its per-row
+        // subqueries for tags and wears, passes it from about 670,000
+        // ties on (`list`'s from about 1.5 million). At 1,000,000 ties
+        // `export`'s first row came 0.1 to 0.2 s later for it
+        // (bench/results/postgres.md, "Session 13"); bowties' statements
+        // stream rows or touch a few, where compiling never pays.
+        if PQserverVersion(connection) >= 11_00_00 { sendDeferred("SET jit = off") }
     }
 
     deinit {
