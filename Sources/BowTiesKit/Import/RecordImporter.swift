@@ -144,8 +144,9 @@ struct RecordImporter {
             // A first import into an empty catalog is a bulk load: build
             // the lookup-only indexes and the id's unique index once at
             // the end, in this transaction (SQLite's indexes: PostgreSQL's
-            // stay).
-            deferredIndexes = catalog.model.indexes(of: codec.entity)
+            // stay), except those whose keys are few, which are kept as
+            // rows go in (`SecondaryIndex.staysDuringBulkLoad`).
+            deferredIndexes = catalog.model.indexes(of: codec.entity).filter { !$0.staysDuringBulkLoad }
             for index in deferredIndexes {
                 try db.execute(sql: index.dropSQL)
             }

@@ -54,6 +54,18 @@ struct PropertyListGrammar {
     /// only elements are allowed (for the message that refuses it).
     private var looseText: [UInt8] = []
     private var runHasText = false
+    /// Keys made into strings, by their bytes; see ``internedKey()``.
+    private var keyCache = [InternedKey](repeating: InternedKey(), count: Self.keyCacheSlots)
+    private static let keyCacheSlots = 64
+
+    /// A key of at most 16 bytes, its bytes packed into two words, and
+    /// the string made of them.
+    private struct InternedKey {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var length = -1
+        var key = ""
+    }
 
     private enum Mode {
         /// Before `<plist>`.
@@ -224,7 +236,7 @@ struct PropertyListGrammar {
             guard let value = decodeScalar(scalar, at: location) else { return }
             complete(PropertyListItem(value, at: location), end: end)
         case .key(let location):
-            finishKey(String(decoding: scratch, as: UTF8.self), at: location)
+            finishKey(internedKey(), at: location)
         case .root:
             unexpected("\(Self.expectedObject), found </\(qualifiedName())>", at: endTagLocation())
         case .afterRoot:
@@ -409,6 +421,38 @@ struct PropertyListGrammar {
                     at: location))
         }
         stack[top].pendingKey = (key, location)
+    }
+
+    /// The key whose text is in ``scratch``, as a string.
+    ///
+    /// The records of a file repeat the same few keys, and making a
+    /// `String` of each (checking its UTF-8) cost the parsing thread
+    /// about 150 instructions a key: a key of up to 16 bytes is looked up
+    /// instead, by its bytes packed into two words, in a direct-mapped
+    /// table of the keys seen last (64 slots, a few kilobytes whatever the
+    /// file). The same bytes always give the same string, so a key is
+    /// exactly what `String(decoding:as:)` would make of it.
+    private mutating func internedKey() -> String {
+        let count = scratch.count
+        guard count <= 16 else { return String(decoding: scratch, as: UTF8.self) }
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        scratch.withUnsafeBufferPointer { bytes in
+            for index in 0..<min(count, 8) {
+                low |= UInt64(bytes[index]) << UInt64(8 * index)
+            }
+            for index in min(count, 8)..<count {
+                high |= UInt64(bytes[index]) << UInt64(8 * (index - 8))
+            }
+        }
+        let mixed = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+        let slot = Int(truncatingIfNeeded: mixed >> 58)
+        if keyCache[slot].length == count && keyCache[slot].low == low && keyCache[slot].high == high {
+            return keyCache[slot].key
+        }
+        let key = String(decoding: scratch, as: UTF8.self)
+        keyCache[slot] = InternedKey(low: low, high: high, length: count, key: key)
+        return key
     }
 
     /// The value of a scalar whose text is in ``scratch``; `nil` after

@@ -292,9 +292,12 @@ extension ObjectModel {
             }
             // "Does any record still use this blob?" must be cheap; an
             // indexed number or date orders its pages (`rating`, rowid).
+            // The photo's has few distinct keys (photos shared by many
+            // ties, or none): a bulk load keeps it as it inserts.
             indexes.append(
                 SecondaryIndex(
-                    name: "\(table)_\(attribute.columnName)", columns: [attribute.columnName], table: table))
+                    name: "\(table)_\(attribute.columnName)", columns: [attribute.columnName], table: table,
+                    staysDuringBulkLoad: attribute.type == .binaryData))
         }
         for link in linkColumns(of: entity) {
             // Deleting the destination, and its to-many, look the rows up by it.
@@ -449,6 +452,10 @@ struct SecondaryIndex: Sendable {
     var table: String
     /// `CREATE UNIQUE INDEX`: building it fails on a repeated key.
     var isUnique = false
+    /// Whether a first import (a bulk load, ``RecordImporter``) keeps
+    /// this index as it inserts, instead of dropping it and building it
+    /// after the last record; see ``bulkBuildSQL(_:)``.
+    var staysDuringBulkLoad = false
 
     var createSQL: String {
         "CREATE \(isUnique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table)(\(columns.joined(separator: ", ")))"

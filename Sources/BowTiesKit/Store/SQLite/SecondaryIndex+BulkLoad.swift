@@ -18,6 +18,20 @@ extension SecondaryIndex {
     /// with tags) would take the core the parser is using.
     static let bulkBuildThreads = 1
 
+    // `staysDuringBulkLoad`: the photo's index has few distinct keys (a
+    // few images shared by many ties, or NULL for ties without one), and
+    // SQLite appends the rowid to every key, so each insert lands at the
+    // end of its key's run: a few hot pages, no random leaf. Kept up to
+    // date on the storing thread while the parsing thread (the longer
+    // one) reads, it leaves the builds after the last record, which run
+    // alone (bench/README.md, "Import, session 13": at 100,000 records
+    // the storing thread's CPU after the last record fell by 0.07 to
+    // 0.13 s, for 0.05 to 0.11 s more while it stores). The rating's
+    // index, a few hundred values in the bench's files, cost the storing
+    // thread three to four times what it saved there; the name's, a
+    // date's and the id's would land on a random leaf each once the index
+    // outgrows the page cache: they are still built at the end.
+
     /// Creates `indexes` at the end of a bulk load, in its transaction,
     /// with the store's usual page cache rather than the import's larger
     /// one.
