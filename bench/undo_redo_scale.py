@@ -19,38 +19,17 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
-import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scale_pairs import measure  # noqa: E402  (the same timing as the scale section's pairs)
 
 
 def timed(command, wal):
     """Runs command under /usr/bin/time; returns wall, CPU, peak KiB, WAL max."""
-    largest = [0]
-    done = threading.Event()
-
-    def poll():
-        while not done.is_set():
-            try:
-                largest[0] = max(largest[0], os.path.getsize(wal))
-            except OSError:
-                pass
-            time.sleep(0.1)
-
-    watcher = threading.Thread(target=poll)
-    watcher.start()
-    start = time.monotonic()
-    result = subprocess.run(
-        ["/usr/bin/time", "-f", "%U %S %M", *command], capture_output=True, text=True)
-    wall = time.monotonic() - start
-    done.set()
-    watcher.join()
-    if result.returncode != 0:
-        sys.exit(f"{' '.join(command)} failed: {result.stderr}")
-    user, system, peak = result.stderr.strip().splitlines()[-1].split()
-    return wall, float(user) + float(system), int(peak), largest[0], result.stdout.strip()
+    wall, cpu, peak, largest = measure(command, [wal])
+    return wall, cpu, peak, largest[wal]
 
 
 def count_lines(path):
@@ -72,7 +51,7 @@ def main():
         store = os.path.join(work, f"{label}.bowties")
         records = count_lines(path)
         if not os.path.exists(store):
-            wall, cpu, peak, _, _ = timed([binary, "import", path, "--store", store], store + "-wal")
+            wall, cpu, peak, _ = timed([binary, "import", path, "--store", store], store + "-wal")
             print(f"imported {records:,} records in {wall:.1f} s ({peak / 1024:.1f} MiB)", flush=True)
         sizes.append({"records": records, "store": store, "undo": [], "redo": []})
     try:
@@ -81,10 +60,10 @@ def main():
             for size in order:
                 for step in ("undo", "redo"):
                     figures = timed([binary, step, "--store", size["store"]], size["store"] + "-wal")
-                    size[step].append(figures[:4])
+                    size[step].append(figures)
                     print(f"{size['records']:>12,} {step} round {round_ + 1}: {figures[0]:.2f} s wall, "
-                          f"{figures[1]:.2f} s CPU, {figures[2] / 1024:.1f} MiB, WAL {figures[3] / 1e6:.0f} MB: "
-                          f"{figures[4]}", flush=True)
+                          f"{figures[1]:.2f} s CPU, {figures[2] / 1024:.1f} MiB, WAL {figures[3] / 1e6:.0f} MB",
+                          flush=True)
     finally:
         if not arguments.work:
             shutil.rmtree(work, ignore_errors=True)
