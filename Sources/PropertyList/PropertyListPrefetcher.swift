@@ -50,7 +50,10 @@ public final class PropertyListPrefetcher {
         let channel = channel
         let batchSize = max(batchSize, 1)
         let thread = Thread {
-            Self.produce(handOver.take(), into: channel, batchSize: batchSize)
+            let end = Self.produce(handOver.take(), into: channel, batchSize: batchSize)
+            // The reader is released by now (it was only the call's): a
+            // consumer waiting in `cancel()` finds it and its file closed.
+            channel.finish(throwing: end.error, bytesConsumed: end.bytesConsumed)
         }
         thread.name = "PropertyListPrefetcher"
         thread.start()
@@ -91,18 +94,21 @@ public final class PropertyListPrefetcher {
         channel.cancel()
     }
 
-    /// The reading thread's loop.
-    private static func produce(_ reader: any StreamingReader, into channel: Channel, batchSize: Int) {
+    /// The reading thread's loop: returns how it ended (the reader's
+    /// error, or nil at the end of the document or when cancelled) and
+    /// the bytes consumed, for the caller to hand over once the reader is
+    /// released.
+    private static func produce(_ reader: any StreamingReader, into channel: Channel, batchSize: Int)
+        -> (error: (any Error)?, bytesConsumed: Int)
+    {
         if let xml = reader as? PropertyListReader {
             // libxml2 drives the parse, when it can.
             do {
                 if try xml.produceRecords(batchSize: batchSize, { channel.put($0, bytesConsumed: $1) }) {
-                    channel.finish(throwing: nil, bytesConsumed: xml.bytesConsumed)
-                    return
+                    return (nil, xml.bytesConsumed)
                 }
             } catch {
-                channel.finish(throwing: error, bytesConsumed: xml.bytesConsumed)
-                return
+                return (error, xml.bytesConsumed)
             }
         }
         var batch: [PropertyListItem] = []
@@ -116,10 +122,10 @@ public final class PropertyListPrefetcher {
                 }
             }
             if !batch.isEmpty { _ = channel.put(batch, bytesConsumed: reader.bytesConsumed) }
-            channel.finish(throwing: nil, bytesConsumed: reader.bytesConsumed)
+            return (nil, reader.bytesConsumed)
         } catch {
             if !batch.isEmpty { _ = channel.put(batch, bytesConsumed: reader.bytesConsumed) }
-            channel.finish(throwing: error, bytesConsumed: reader.bytesConsumed)
+            return (error, reader.bytesConsumed)
         }
     }
 }
