@@ -77,7 +77,8 @@ extension UndoHistory {
         _ ranges: [(table: String, first: Int64, last: Int64)], model: ObjectModel, _ db: any StoreSession
     ) throws -> SetAsidePlan? {
         guard let largest = ranges.map({ $0.last - $0.first + 1 }).max(), largest >= indexRebuildThreshold,
-            Set(ranges.map(\.table)).count == ranges.count
+            Set(ranges.map(\.table)).count == ranges.count,
+            Set(ranges.map(\.table)).isSubset(of: model.tableNames)
         else { return nil }
         for table in model.tableNames {
             let range = ranges.first { $0.table == table }
@@ -89,8 +90,6 @@ extension UndoHistory {
                 arguments: [range?.first ?? Int64.max, range?.last ?? Int64.min]) ?? true
             if other { return nil }
         }
-        let known = Set(model.tableNames)
-        guard ranges.allSatisfy({ known.contains($0.table) }) else { return nil }
         return SetAsidePlan(ranges: model.tablesInDependencyOrder.compactMap { table in
             ranges.first { $0.table == table }
         })
