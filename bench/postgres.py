@@ -510,8 +510,8 @@ def main(argv):
                 "",
                 f"Then, on the last {options.large:,} catalog, in turns, {max(1, min(options.runs, 3))} runs each:"
                 " the time until the first line arrives on a pipe (the first 64 KiB an export writes), and"
-                " until the last; peak RSS from one more run each. `export --format table` into a pipe measures"
-                " every row's widths before its first line (`list` streams with the first page's)."
+                " until the last; peak RSS from one more run each. `export --format table` into a pipe sizes"
+                " its columns from the first 100 ties, as `list` does (`--widths all` would read every row first)."
                 f" Load average at the end {' '.join(after)}.",
                 "",
                 "| command | first row (median) | all rows (median) | peak RSS |",

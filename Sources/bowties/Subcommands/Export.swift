@@ -50,6 +50,12 @@ extension BowTies {
                 --spreadsheet-safe: text starting with =, +, -, @, a tab or a carriage return \
                 (which a spreadsheet would run as a formula) then gets a ' in front.
 
+                The table (--format table) is list's, escaped for a terminal. Into a file it \
+                sizes its columns from every tie, read once first, so every line lines up; on a \
+                terminal or into a pipe from the first 100 ties, so the first line comes at once \
+                (a later, wider cell pushes the rest of its line to the right). --widths all or \
+                --widths page chooses either way.
+
                 With a query, only the ties it selects, in its order (a query that selects none \
                 gives the header alone, or an empty array).
 
@@ -64,6 +70,16 @@ extension BowTies {
         @Flag(help: "Prefix cells a spreadsheet would run as formulas with ' (OWASP's CSV-injection advice).")
         var spreadsheetSafe = false
 
+        @Option(
+            help: ArgumentHelp(
+                """
+                How --format table sizes its columns: all (from every tie exported, read once \
+                first: every line lines up) or page (from the first 100: the first line comes \
+                at once). Default: all into a file (--output, or standard output redirected to \
+                one), page on a terminal or into a pipe, as list does.
+                """, valueName: "all|page"))
+        var widths: BowTieTable.Widths?
+
         @OptionGroup var format: FormatOptions
 
         @OptionGroup var options: CatalogOptions
@@ -75,6 +91,9 @@ extension BowTies {
             if spreadsheetSafe && resolved != .csv && resolved != .tsv {
                 throw ValidationError(
                     "--spreadsheet-safe applies to CSV and TSV; other formats are never run as formulas.")
+            }
+            if widths != nil && resolved != .table {
+                throw ValidationError("--widths applies to --format table; the other formats have no columns to size.")
             }
         }
 
@@ -97,10 +116,11 @@ extension BowTies {
             } else {
                 let file = try output.map { try ExportOutput(file: URL(fileURLWithPath: $0)) } ?? ExportOutput()
                 let table = BowTieTable(catalog: catalog, selection: selection, reverse: false)
-                // An export is kept: every line lines up, unless it is only
-                // being looked at on a terminal.
-                let widths: BowTieTable.Widths = output == nil && Terminal.isTerminal(1) ? .page : .all
-                count = try table.write(to: file, widths: widths).ties
+                // A file is kept: every line lines up. On a terminal or into
+                // a pipe (`export --format table | head`) the first line comes
+                // at once, sized from the first page, as list's does.
+                let sizing = widths ?? (output == nil ? .automatic(standardOutput: 1) : .all)
+                count = try table.write(to: file, widths: sizing).ties
                 try file.commit()
             }
             if let output {
