@@ -8,14 +8,22 @@ binary to measure.
 
     bench/run --postgres                          # 100k import, 1M list/export
     bench/run --postgres --records 20k --large 100k --runs 1   # quick
+    BOWTIES_BIN=… python3 bench/postgres.py --only concurrency   # wears from 1 to 64 clients
 
 The server: `initdb` and `postgres` from `pg_config --bindir` (or the
 newest /usr/lib/postgresql/*/bin), as `nobody` when this runs as root, in a
 temporary folder, on 127.0.0.1 at a free port, with the settings of the
 test server (Tests/EndToEndTests/PostgreSQLServer.swift: fsync, full page
-writes and synchronous commit off, 16 MB of shared buffers), the owner's
-password over TCP (scram-sha-256) in PGPASSWORD for every client. It is
-stopped and its folder removed at the end, also on failure.
+writes and synchronous commit off, 16 MB of shared buffers; 100
+connections, for the concurrency section's 64 clients and the bench's
+own), the owner's password over TCP (scram-sha-256) in PGPASSWORD for
+every client, never in an argument. It is stopped and its folder removed
+at the end, also on failure.
+
+The concurrency section (docs/SCALING.md) runs `bowties wear` from 1, 8,
+32 and 64 concurrent clients, every client on one tie and each on its
+own, next to pgbench (`pgbench -C` and `pgbench`, from the same folder as
+the server) sending the same SQL, and checks that every wear was counted.
 
 Every pair runs in turns, the first turn rotating, so the machine's load
 weighs on both sides alike; ratios are of medians. The load average is
@@ -26,13 +34,17 @@ import argparse
 import datetime
 import glob
 import hashlib
+import math
 import os
+import re
+import resource
 import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -52,6 +64,17 @@ def load():
 
 def size_argument(text):
     return harness.count_argument(text)
+
+
+def client_levels(text):
+    """`1,8,32,64`: the numbers of concurrent clients, each at least 1."""
+    try:
+        levels = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text}: numbers separated by commas, e.g. 1,8,32,64")
+    if not levels or min(levels) < 1:
+        raise argparse.ArgumentTypeError(f"{text}: each level is at least 1 client")
+    return levels
 
 
 class Server:
@@ -98,7 +121,7 @@ class Server:
         self.process = subprocess.Popen(self.launcher + [
             os.path.join(self.bin, "postgres"), "-D", self.data, "-p", str(self.port), "-k", self.folder,
             "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off",
-            "-c", "full_page_writes=off", "-c", "max_connections=40", "-c", "shared_buffers=16MB",
+            "-c", "full_page_writes=off", "-c", "max_connections=100", "-c", "shared_buffers=16MB",
             "-c", "logging_collector=off",
         ], stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.folder, "server.log"), "w"))
         deadline = time.time() + 30
@@ -183,6 +206,292 @@ def checked(run, what):
     return run
 
 
+# ---------------------------------------------------------------- concurrency
+
+# What `bowties wear KEY` sends on PostgreSQL once the undo history is full
+# (read from the server's log with log_statement = all, 100 wears in), as a
+# pgbench script: the same statements in one transaction, each client on
+# tie number `first + client_id * step` (step 0: every client on one tie).
+# Left out: the three session settings at connecting (pgbench's clients keep
+# theirs) and the values bowties computes in the client (the date, the
+# action's title), written here as SQL. The key of tie n is gen.search_key(n).
+WEAR_SCRIPT = r"""
+\set n :first + :client_id * :step
+SELECT "identifier" FROM "bowties_migration";
+BEGIN;
+SELECT pg_advisory_xact_lock(1651472244);  -- PostgreSQLStore.writeLockKey
+SELECT to_regclass('"undo_action"') IS NOT NULL;
+INSERT INTO "undo_action" ("id", "title", "date") SELECT coalesce(max("id"), 0) + 1, 'Wear', extract(epoch FROM clock_timestamp()) FROM "undo_action" RETURNING "id" AS action \gset
+UPDATE "undo_recording" SET "action" = :action, "phase" = 0, "inserts" = 1;
+SELECT "bowtie"."id" AS tie, "bowtie"."name", "bowtie"."searchKey", "bowtie"."rating", "bowtie"."timesWorn", "bowtie"."lastWorn", "bowtie"."isFavorite", "bowtie"."url", "bowtie"."tintColor", coalesce("bowtie"."photoData_sha256", '') AS photo, photoData_blob."byteCount", photoData_blob.external, (SELECT string_agg((d."name")::text, chr(31)) FROM "bowtie_tag" AS j JOIN "tag" AS d ON d."pk" = j."tag_pk" WHERE j."bowTie_id" = "bowtie"."id") AS tags FROM "bowtie" LEFT JOIN blob AS photoData_blob ON photoData_blob.sha256 = "bowtie"."photoData_sha256" WHERE bowtie."searchKey" = substr('ROYGBIV', :n % 7 + 1, 1) || :n LIMIT 1 \gset
+INSERT INTO "wear" ("date", "note", "bowTie_id") VALUES (extract(epoch FROM clock_timestamp()), NULL, ':tie');
+SELECT lastval();
+SELECT "bowtie"."id", "bowtie"."name", "bowtie"."searchKey", "bowtie"."rating", "bowtie"."timesWorn", "bowtie"."lastWorn", "bowtie"."isFavorite", "bowtie"."url", "bowtie"."tintColor", "bowtie"."photoData_sha256", photoData_blob."byteCount", photoData_blob.external, (SELECT string_agg((d."name")::text, chr(31)) FROM "bowtie_tag" AS j JOIN "tag" AS d ON d."pk" = j."tag_pk" WHERE j."bowTie_id" = "bowtie"."id") FROM "bowtie" LEFT JOIN blob AS photoData_blob ON photoData_blob.sha256 = "bowtie"."photoData_sha256" WHERE "bowtie".id = ':tie';
+SELECT value FROM setting WHERE key = 'undoLimit';
+UPDATE "undo_recording" SET "action" = NULL, "phase" = 0, "inserts" = 1;
+SELECT EXISTS (SELECT 1 FROM "undo_change" WHERE "action" = :action);
+UPDATE "undo_action" SET "title" = 'Wear ' || :n WHERE "id" = :action;
+SELECT coalesce(min("id"), 0) AS dropped FROM (SELECT "id" FROM "undo_action" WHERE "undone" > 0 AND "id" <> :action UNION SELECT "id" FROM "undo_action" WHERE "id" NOT IN (SELECT "id" FROM "undo_action" ORDER BY "id" DESC LIMIT 100)) AS old \gset
+\if :dropped > 0
+SELECT DISTINCT i."photoData_sha256" FROM "undo_bowtie" AS i JOIN "undo_change" AS c ON c."seq" = i."seq" WHERE c."action" IN (:dropped) AND i."photoData_sha256" IS NOT NULL;
+SELECT "seq", "tableName" FROM "undo_change" WHERE ("action" IN (:dropped)) AND "operation" = 'held';
+DELETE FROM "undo_change" WHERE "seq" IN (SELECT "seq" FROM "undo_change" WHERE "action" IN (:dropped) LIMIT 4096);
+DELETE FROM "undo_change" WHERE "seq" IN (SELECT "seq" FROM "undo_change" WHERE "action" IN (:dropped) LIMIT 4096);
+DELETE FROM "undo_action" WHERE "id" IN (:dropped);
+SELECT external FROM blob WHERE sha256 = ':photo';
+SELECT to_regclass('"undo_action"') IS NOT NULL;
+DELETE FROM blob WHERE sha256 = ':photo' AND NOT (EXISTS (SELECT 1 FROM "bowtie" WHERE "photoData_sha256" = ':photo') OR EXISTS (SELECT 1 FROM "undo_bowtie" WHERE "photoData_sha256" = ':photo'));
+\endif
+COMMIT;
+"""
+
+
+def percentile(values, fraction):
+    """The nearest-rank percentile of `values` (None when empty)."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+class WearRun:
+    """One level of one tool: what a reader of the table needs."""
+
+    def __init__(self, latencies, elapsed, errors, counted, client_cpu, server_cpu, rate=None, note=""):
+        self.latencies, self.elapsed, self.errors = latencies, elapsed, errors
+        self.counted, self.client_cpu, self.server_cpu, self.note = counted, client_cpu, server_cpu, note
+        self.rate = rate if rate is not None else (len(latencies) / elapsed if elapsed else 0)
+
+
+def children_cpu_of_this_process():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def concurrency_section(server, bowties, options, work):
+    """Concurrent `bowties wear` processes at each level of clients, every
+    client on one tie and each on its own, next to pgbench running the same
+    SQL; returns the report's lines."""
+    levels = options.clients
+    seconds = options.concurrency_seconds
+    records = options.concurrency_records
+    # Every run wears ties of its own: one, or one a client, for each
+    # level, shape and tool (three tools), from tie number 1 on.
+    needed = 1 + 3 * sum(1 + clients for clients in levels)
+    if needed > records:
+        sys.exit(f"--concurrency-records {records}: the runs wear {needed:,} ties of their own")
+    pgbench = os.path.join(server.bin, "pgbench")
+    if not os.path.exists(pgbench):
+        sys.exit(f"no {pgbench}: apt install postgresql (it ships pgbench)")
+    data = harness.data_file(records, images=True)
+    address = server.create("concurrency")
+    database = memory_database(address)
+    log(f"concurrency: import of {records:,} records, load {' '.join(load())}")
+    checked(harness.spawn([bowties, "import", data, "--images", harness.IMAGES, "--store", address]), "import")
+    script = os.path.join(work, "wear.sql")
+    with open(script, "w") as out:
+        out.write(WEAR_SCRIPT)
+    ties = {"next": 1}
+
+    def take(count):
+        """Tie numbers no run has worn yet: each run counts on ties of its own."""
+        first = ties["next"]
+        ties["next"] += count
+        return first
+
+    def worn(numbers):
+        keys = ", ".join(f"'{gen.search_key(number)}'" for number in numbers)
+        return int(server.sql(f'SELECT coalesce(sum("timesWorn"), 0) FROM bowtie WHERE "searchKey" IN ({keys})',
+                              database))
+
+    def measured(numbers, run):
+        """Runs `run` (returning latencies, elapsed, errors[, rate, note]);
+        adds the CPU of the clients and of the server, and the count."""
+        before = worn(numbers)
+        client_before, server_before = children_cpu_of_this_process(), server.children_cpu()
+        latencies, elapsed, errors, rate, note = run()
+        time.sleep(0.3)  # the last backends' exit, reaped
+        client_cpu = children_cpu_of_this_process() - client_before
+        server_cpu = server.children_cpu() - server_before
+        counted = (worn(numbers) - before, len(latencies))
+        return WearRun(latencies, elapsed, errors, counted, client_cpu, server_cpu, rate, note)
+
+    def bowties_wears(clients, hot):
+        first = take(1 if hot else clients)
+        numbers = [first] * clients if hot else [first + client for client in range(clients)]
+
+        def run():
+            latencies, errors, messages = [], [], []
+            guard = threading.Lock()
+            ready = threading.Barrier(clients + 1)
+            deadline = {}
+
+            def client(number):
+                command = [bowties, "wear", gen.search_key(number), "--store", address]
+                ready.wait()
+                while time.perf_counter() < deadline["at"]:
+                    start = time.perf_counter()
+                    process = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.PIPE)
+                    latency = time.perf_counter() - start
+                    with guard:
+                        if process.returncode == 0:
+                            latencies.append(latency)
+                            if process.stderr:
+                                messages.append(process.stderr.decode("utf-8", "replace").strip())
+                        else:
+                            errors.append(f"exit {process.returncode}: "
+                                          + process.stderr.decode("utf-8", "replace").strip()[-300:])
+
+            threads = [threading.Thread(target=client, args=(number,)) for number in numbers]
+            for thread in threads:
+                thread.start()
+            start = time.perf_counter()
+            deadline["at"] = start + seconds
+            ready.wait()
+            for thread in threads:
+                thread.join()
+            note = f"{len(messages)} wears wrote to stderr, e.g. {messages[0][:120]!r}" if messages else ""
+            return latencies, time.perf_counter() - start, errors, None, note
+
+        return measured(sorted(set(numbers)), run)
+
+    def pgbench_wears(clients, hot, connect_each):
+        first = take(1 if hot else clients)
+        numbers = [first] if hot else [first + client for client in range(clients)]
+
+        def run():
+            prefix = os.path.join(work, "pgbench_log")
+            command = [pgbench, "-n", "-h", "127.0.0.1", "-p", str(server.port), "-U", OWNER,
+                       "-c", str(clients), "-j", str(clients), "-T", str(seconds), "-f", script,
+                       "-D", f"first={first}", "-D", f"step={0 if hot else 1}",
+                       "-l", "--log-prefix", prefix] + (["-C"] if connect_each else []) + [database]
+            start = time.perf_counter()
+            process = subprocess.run(command, capture_output=True, text=True, cwd=work)
+            elapsed = time.perf_counter() - start
+            latencies, errors = [], []
+            for path in glob.glob(prefix + ".*"):
+                with open(path) as lines:
+                    for line in lines:
+                        fields = line.split()
+                        # client transaction time script epoch microseconds …
+                        if len(fields) >= 3 and fields[2].isdigit():
+                            latencies.append(int(fields[2]) / 1e6)
+                        elif len(fields) >= 3:
+                            errors.append(f"transaction {fields[2]}")
+                os.remove(path)
+            if process.returncode != 0:
+                errors.append(f"pgbench exit {process.returncode}: {process.stderr.strip()[-300:]}")
+            rate = re.search(r"^tps = ([\d.]+)", process.stdout, re.MULTILINE)
+            return latencies, elapsed, errors, float(rate.group(1)) if rate else None, ""
+
+        return measured(numbers, run)
+
+    def connections_alone():
+        """pgbench -C with `SELECT 1`, one client: what a connection costs
+        the client and the server without a wear."""
+        select = os.path.join(work, "select.sql")
+        with open(select, "w") as out:
+            out.write("SELECT 1;\n")
+        client_before, server_before = children_cpu_of_this_process(), server.children_cpu()
+        process = subprocess.run([pgbench, "-n", "-C", "-h", "127.0.0.1", "-p", str(server.port), "-U", OWNER,
+                                  "-c", "1", "-j", "1", "-T", str(seconds), "-f", select, database],
+                                 capture_output=True, text=True, cwd=work)
+        time.sleep(0.3)
+        client_cpu = children_cpu_of_this_process() - client_before
+        server_cpu = server.children_cpu() - server_before
+        done = re.search(r"^number of transactions actually processed: (\d+)", process.stdout, re.MULTILINE)
+        latency = re.search(r"^latency average = ([\d.]+) ms", process.stdout, re.MULTILINE)
+        if process.returncode != 0 or not done or not latency or int(done.group(1)) == 0:
+            return f"pgbench -C with SELECT 1 failed: {process.stderr.strip()[-300:]}"
+        count = int(done.group(1))
+        return (f"A connection alone (`pgbench -C`, one client, `SELECT 1` a connection, {seconds} s): {count:,}"
+                f" connections, {float(latency.group(1)):.1f} ms each on average, client CPU"
+                f" {harness.seconds(client_cpu / count)} and server CPU {harness.seconds(server_cpu / count)} a"
+                f" connection; load average at its end {load()[0]}.")
+
+    tools = [
+        ("bowties wear", lambda clients, hot: bowties_wears(clients, hot)),
+        ("pgbench -C", lambda clients, hot: pgbench_wears(clients, hot, True)),
+        ("pgbench", lambda clients, hot: pgbench_wears(clients, hot, False)),
+    ]
+    shapes = [("every client on one tie", True), ("each client its own tie", False)]
+    results = {}
+    loads = {}
+    before = load()
+    for level_number, clients in enumerate(levels):
+        for hot_name, hot in shapes:
+            # The first tool rotates from level to level, so that the
+            # machine's load weighs on each alike.
+            turn = level_number % len(tools)
+            for name, run in tools[turn:] + tools[:turn]:
+                log(f"concurrency: {name}, {clients} clients, {hot_name}, load {' '.join(load())}")
+                results[(hot, clients, name)] = run(clients, hot)
+                loads[(hot, clients, name)] = load()[0]
+    log(f"concurrency: connections alone, load {' '.join(load())}")
+    connection = connections_alone()
+    after = load()
+    wears = sum(len(result.latencies) for result in results.values())
+    failures = [error for result in results.values() for error in result.errors]
+    miscounted = [key for key, result in results.items() if result.counted[0] != result.counted[1]]
+    report = [
+        f"## Concurrent wears: {', '.join(str(level) for level in levels)} clients on one node",
+        "",
+        f"`python3 bench/postgres.py --only concurrency --concurrency-seconds {seconds}"
+        f" --clients {','.join(str(level) for level in levels)} --concurrency-records {records}`"
+        f" (part of `bench/run --postgres`). A catalog of {records:,} ties imported by bowties; then, at each"
+        f" level, for {seconds} s, every client a loop: **bowties wear**, a whole `bowties wear KEY --store"
+        " URL` process a wear (what a user or a script runs: process start, connection and scram-sha-256"
+        " authentication, the wear's transaction, exit), timed from its start to its exit; **pgbench -C**,"
+        " the same SQL as bowties' wear sends (`WEAR_SCRIPT` in bench/postgres.py, read from the server's"
+        " log) through pgbench on a new connection a wear (connection and authentication, no process);"
+        " **pgbench**, the same on one connection a client (the server's own work, and the lock queue)."
+        " Every client on one tie (one row, the worst case), or each client on a tie of its own; every run"
+        " on ties no run wore before. The first tool rotates from level to level. Latency: each wear's,"
+        " start to end (pgbench's per-transaction log, `-l`); wears/s: wears done ÷ the run's wall"
+        " (pgbench: its `tps`). Counted: the ties' `timesWorn` after, less before, against the wears that"
+        " succeeded. CPU a wear: the clients' (`getrusage` of this process's children: the bowties"
+        " processes, or pgbench) and the server's (the postmaster's reaped children: the backends, and"
+        f" autovacuum if it ran), ÷ the wears. Load average before {' '.join(before)}, after"
+        f" {' '.join(after)}; the 1-minute figure at each run's end is in the last column.",
+        "",
+    ]
+    for hot_name, hot in shapes:
+        report += [
+            f"### {hot_name[0].upper() + hot_name[1:]}",
+            "",
+            "| clients | command | wears | wears/s | p50 | p90 | p99 | max | errors | counted |"
+            " client CPU/wear | server CPU/wear | load |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        ]
+        for clients in levels:
+            for name, _ in tools:
+                result = results[(hot, clients, name)]
+                done = len(result.latencies)
+                counted, succeeded = result.counted
+                report.append(
+                    f"| {clients} | {name} | {done:,} | {result.rate:.1f} | "
+                    f"{harness.seconds(percentile(result.latencies, 0.5))} | "
+                    f"{harness.seconds(percentile(result.latencies, 0.9))} | "
+                    f"{harness.seconds(percentile(result.latencies, 0.99))} | "
+                    f"{harness.seconds(max(result.latencies) if result.latencies else None)} | "
+                    f"{len(result.errors)} | {'✓' if counted == succeeded else f'✗ {counted:,} of'} {succeeded:,} | "
+                    f"{harness.seconds(result.client_cpu / done if done else None)} | "
+                    f"{harness.seconds(result.server_cpu / done if done else None)} | "
+                    f"{loads[(hot, clients, name)]} |")
+        report.append("")
+    report.append(f"{wears:,} wears in all; {len(failures)} failed"
+                  + (f" (first: {failures[0]})" if failures else "")
+                  + (f"; miscounted: {miscounted}" if miscounted else "; every wear counted") + ".")
+    report += ["", connection]
+    notes = [f"{name}, {clients} clients, {'one tie' if hot else 'own ties'}: {result.note}"
+             for (hot, clients, name), result in results.items() if result.note]
+    if notes:
+        report += [""] + [f"- {note}" for note in notes]
+    report.append("")
+    return report
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--postgres", action="store_true", help="(bench/run's switch; ignored here)")
@@ -195,15 +504,24 @@ def main(argv):
     parser.add_argument("--large-runs", type=int, default=3,
                         help="runs of the imports whose peak RSS the large section measures, at --records and"
                              " at --large, in turns (default 3)")
-    parser.add_argument("--only", default="import,server,short,large",
+    parser.add_argument("--only", default="import,server,short,large,concurrency",
                         help="the sections to run, of import (the import against \\copy), server (psql's \\copy"
                              " into the catalog's table, schema v3 and v2, and the plain one), short (show and wear"
-                             " against psql -c) and large (the large import's memory, list and export streamed);"
-                             " default all. The results file is written only for import, short and large together.")
+                             " against psql -c), large (the large import's memory, list and export streamed) and"
+                             " concurrency (wears from 1 to 64 concurrent clients, next to pgbench running the"
+                             " same SQL: docs/SCALING.md); default all. The results file is written only for"
+                             " import, short and large together.")
+    parser.add_argument("--clients", type=client_levels, default=[1, 8, 32, 64],
+                        help="the concurrency section's levels of concurrent clients (default 1,8,32,64)")
+    parser.add_argument("--concurrency-seconds", type=int, default=12,
+                        help="how long each run of the concurrency section lasts: a level, a shape and a tool"
+                             " (default 12 s; 25 runs, under 6 minutes in all)")
+    parser.add_argument("--concurrency-records", type=size_argument, default=10_000,
+                        help="the ties of the concurrency section's catalog (default 10k)")
     options = parser.parse_args(argv)
     sections = set(options.only.split(","))
-    if not sections <= {"import", "server", "short", "large"}:
-        sys.exit(f"--only: {options.only}: import, server, short, large")
+    if not sections <= {"import", "server", "short", "large", "concurrency"}:
+        sys.exit(f"--only: {options.only}: import, server, short, large, concurrency")
     bowties = os.environ.get("BOWTIES_BIN") or sys.exit("BOWTIES_BIN: the bowties binary to measure")
     os.environ.update({"PGPASSWORD": PASSWORD, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent"})
     for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSSLMODE"]:
@@ -232,40 +550,42 @@ def main(argv):
             "",
         ]
         images = harness.IMAGES
-        data = harness.data_file(options.records, images=True)
+        # The catalog and files the sections other than concurrency share.
+        if sections - {"concurrency"}:
+            data = harness.data_file(options.records, images=True)
 
-        # ------------------------------------------------ the import
-        log(f"import of {options.records:,} records, load {' '.join(load())}")
-        first = server.create("warm")
-        checked(harness.spawn([bowties, "import", data, "--images", images, "--store", first]), "import")
-        columns = [row for row in server.sql(
-            "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM "
-            "information_schema.columns WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm").split("\n")][0]
-        indexes = server.sql(
-            "SELECT indexdef FROM pg_indexes WHERE tablename = 'bowtie' AND indexname <> 'bowtie_pkey'",
-            "warm").split("\n")
-        csv_path = os.path.join(work, "bowtie.csv")
-        binary_path = os.path.join(work, "bowtie.bin")
-        server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{csv_path}' CSV", "warm")
-        server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{binary_path}' (FORMAT binary)", "warm")
-        server.sql('CREATE DATABASE "plain"')
-        # The plain table: the catalog's columns, key and indexes, no
-        # triggers, no foreign key, no identity.
-        definition = server.sql(
-            "SELECT string_agg(quote_ident(column_name) || ' ' || format_type(atttypid, atttypmod), ', ' "
-            "ORDER BY ordinal_position) FROM information_schema.columns JOIN pg_attribute "
-            "ON attrelid = 'bowtie'::regclass AND attname = column_name "
-            "WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm")
-        plain_indexes = []
-        for number, index in enumerate(index for index in indexes if index and "(rowid)" not in index):
-            head, _, rest = index.partition(" ON public.bowtie ")
-            kind = head.rsplit(" ", 1)[0]  # CREATE [UNIQUE] INDEX
-            # The orders' indexes end with the row number (schema v2),
-            # which the plain table does not have: the same keys without it.
-            rest = rest.replace(", rowid)", ")")
-            plain_indexes.append(f"{kind} plain_{number} ON public.plain {rest};")
-        plain_table = ("DROP TABLE IF EXISTS plain; "
-                       f"CREATE TABLE plain ({definition}, PRIMARY KEY (id)); " + " ".join(plain_indexes))
+            # ------------------------------------------------ the import
+            log(f"import of {options.records:,} records, load {' '.join(load())}")
+            first = server.create("warm")
+            checked(harness.spawn([bowties, "import", data, "--images", images, "--store", first]), "import")
+            columns = [row for row in server.sql(
+                "SELECT string_agg(quote_ident(column_name), ', ' ORDER BY ordinal_position) FROM "
+                "information_schema.columns WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm").split("\n")][0]
+            indexes = server.sql(
+                "SELECT indexdef FROM pg_indexes WHERE tablename = 'bowtie' AND indexname <> 'bowtie_pkey'",
+                "warm").split("\n")
+            csv_path = os.path.join(work, "bowtie.csv")
+            binary_path = os.path.join(work, "bowtie.bin")
+            server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{csv_path}' CSV", "warm")
+            server.sql(f"\\copy (SELECT {columns} FROM bowtie ORDER BY rowid) TO '{binary_path}' (FORMAT binary)", "warm")
+            server.sql('CREATE DATABASE "plain"')
+            # The plain table: the catalog's columns, key and indexes, no
+            # triggers, no foreign key, no identity.
+            definition = server.sql(
+                "SELECT string_agg(quote_ident(column_name) || ' ' || format_type(atttypid, atttypmod), ', ' "
+                "ORDER BY ordinal_position) FROM information_schema.columns JOIN pg_attribute "
+                "ON attrelid = 'bowtie'::regclass AND attname = column_name "
+                "WHERE table_name = 'bowtie' AND column_name <> 'rowid'", "warm")
+            plain_indexes = []
+            for number, index in enumerate(index for index in indexes if index and "(rowid)" not in index):
+                head, _, rest = index.partition(" ON public.bowtie ")
+                kind = head.rsplit(" ", 1)[0]  # CREATE [UNIQUE] INDEX
+                # The orders' indexes end with the row number (schema v2),
+                # which the plain table does not have: the same keys without it.
+                rest = rest.replace(", rowid)", ")")
+                plain_indexes.append(f"{kind} plain_{number} ON public.plain {rest};")
+            plain_table = ("DROP TABLE IF EXISTS plain; "
+                           f"CREATE TABLE plain ({definition}, PRIMARY KEY (id)); " + " ".join(plain_indexes))
         runs = {"import": 0}
 
         def server_cpu_of(command, what):
@@ -522,6 +842,10 @@ def main(argv):
                               f"{harness.seconds(median([total for _, total in figures]))} | "
                               f"{harness.mib(memory[name])} |")
             report.append("")
+
+        # ------------------------------------------------ concurrent wears
+        if "concurrency" in sections:
+            report += concurrency_section(server, bowties, options, work)
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
