@@ -542,11 +542,13 @@ def main(argv):
         report += [
             "# bowties on PostgreSQL, next to psql",
             "",
-            f"`bench/run --postgres --records {options.records} --large {options.large} --runs {options.runs}`"
+            f"`bench/run --postgres --records {options.records} --large {options.large} --runs {options.runs}"
+            + ("" if sections >= {"import", "server", "short", "large", "concurrency"} else f" --only {options.only}")
+            + "`"
             f" on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit},"
             f" bowties {digest}… (release), PostgreSQL {version} on loopback, {os.cpu_count()} cores."
             " Server settings as the test server's: fsync, full_page_writes and synchronous_commit off,"
-            " shared_buffers 16 MB. Clients authenticate with scram-sha-256 (PGPASSWORD).",
+            " shared_buffers 16 MB, 100 connections. Clients authenticate with scram-sha-256 (PGPASSWORD).",
             "",
         ]
         images = harness.IMAGES
