@@ -9,6 +9,7 @@ binary to measure.
     bench/run --postgres                          # 100k import, 1M list/export
     bench/run --postgres --records 20k --large 100k --runs 1   # quick
     BOWTIES_BIN=… python3 bench/postgres.py --only concurrency   # wears from 1 to 64 clients
+    BOWTIES_BIN=… python3 bench/postgres.py --only pgbouncer     # 64 clients, directly and pooled
 
 The server: `initdb` and `postgres` from `pg_config --bindir` (or the
 newest /usr/lib/postgresql/*/bin), as `nobody` when this runs as root, in a
@@ -24,6 +25,9 @@ The concurrency section (docs/SCALING.md) runs `bowties wear` from 1, 8,
 32 and 64 concurrent clients, every client on one tie and each on its
 own, next to pgbench (`pgbench -C` and `pgbench`, from the same folder as
 the server) sending the same SQL, and checks that every wear was counted.
+The pgbouncer section (not in the default set) runs the most of those
+clients directly and through PgBouncer in transaction mode, in turns, and
+shows what the pool's next client sees of bowties' session settings.
 
 Every pair runs in turns, the first turn rotating, so the machine's load
 weighs on both sides alike; ratios are of medians. The load average is
@@ -321,38 +325,9 @@ def concurrency_section(server, bowties, options, work):
         numbers = [first] * clients if hot else [first + client for client in range(clients)]
 
         def run():
-            latencies, errors, messages = [], [], []
-            guard = threading.Lock()
-            ready = threading.Barrier(clients + 1)
-            deadline = {}
-
-            def client(number):
-                command = [bowties, "wear", gen.search_key(number), "--store", address]
-                ready.wait()
-                while time.perf_counter() < deadline["at"]:
-                    start = time.perf_counter()
-                    process = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.PIPE)
-                    latency = time.perf_counter() - start
-                    with guard:
-                        if process.returncode == 0:
-                            latencies.append(latency)
-                            if process.stderr:
-                                messages.append(process.stderr.decode("utf-8", "replace").strip())
-                        else:
-                            errors.append(f"exit {process.returncode}: "
-                                          + process.stderr.decode("utf-8", "replace").strip()[-300:])
-
-            threads = [threading.Thread(target=client, args=(number,)) for number in numbers]
-            for thread in threads:
-                thread.start()
-            start = time.perf_counter()
-            deadline["at"] = start + seconds
-            ready.wait()
-            for thread in threads:
-                thread.join()
+            latencies, elapsed, errors, messages = run_wears(bowties, address, numbers, seconds)
             note = f"{len(messages)} wears wrote to stderr, e.g. {messages[0][:120]!r}" if messages else ""
-            return latencies, time.perf_counter() - start, errors, None, note
+            return latencies, elapsed, errors, None, note
 
         return measured(sorted(set(numbers)), run)
 
@@ -492,6 +467,172 @@ def concurrency_section(server, bowties, options, work):
     return report
 
 
+def run_wears(bowties, address, numbers, seconds):
+    """One client a tie number of `numbers` (a number may repeat: clients
+    on one tie), each a loop of whole `bowties wear KEY --store ADDRESS`
+    processes for `seconds`. Returns each successful wear's latency
+    (process start to exit), the run's wall, the failures, and what
+    successful wears wrote to standard error."""
+    latencies, errors, messages = [], [], []
+    guard = threading.Lock()
+    ready = threading.Barrier(len(numbers) + 1)
+    deadline = {}
+
+    def client(number):
+        command = [bowties, "wear", gen.search_key(number), "--store", address]
+        ready.wait()
+        while time.perf_counter() < deadline["at"]:
+            start = time.perf_counter()
+            process = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.PIPE)
+            latency = time.perf_counter() - start
+            with guard:
+                if process.returncode == 0:
+                    latencies.append(latency)
+                    if process.stderr:
+                        messages.append(process.stderr.decode("utf-8", "replace").strip())
+                else:
+                    errors.append(f"exit {process.returncode}: "
+                                  + process.stderr.decode("utf-8", "replace").strip()[-300:])
+
+    threads = [threading.Thread(target=client, args=(number,)) for number in numbers]
+    for thread in threads:
+        thread.start()
+    start = time.perf_counter()
+    deadline["at"] = start + seconds
+    ready.wait()
+    for thread in threads:
+        thread.join()
+    return latencies, time.perf_counter() - start, errors, messages
+
+
+def process_tree_cpu(pid):
+    """CPU seconds of `pid`, its reaped children and its live children:
+    a server whose backends outlive the run (a pooler's) is counted too."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for path in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(path) as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(path.split("/")[2]) == pid:
+            total += sum(int(field) for field in fields[11:15])
+        elif int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / tick
+
+
+def pgbouncer_section(server, bowties, options, work):
+    """`bowties wear` from the most clients of --clients, each on a tie of
+    its own, directly and through PgBouncer in transaction mode, in turns;
+    then whether the session settings bowties makes at connecting stay on
+    the pooled server connection for the next client. Returns the report's
+    lines."""
+    pgbouncer = shutil.which("pgbouncer") or ("/usr/sbin/pgbouncer" if os.path.exists("/usr/sbin/pgbouncer") else None)
+    if not pgbouncer:
+        sys.exit("no pgbouncer: apt install pgbouncer (bench/run --postgres does)")
+    clients = max(options.clients)
+    seconds = options.concurrency_seconds
+    records = options.concurrency_records
+    if clients * 4 + 2 > records:
+        sys.exit(f"--concurrency-records {records}: too few ties for {clients} clients")
+    address = server.create("pooled")
+    database = memory_database(address)
+    log(f"pgbouncer: import of {records:,} records, load {' '.join(load())}")
+    checked(harness.spawn([bowties, "import", harness.data_file(records, images=True), "--images", harness.IMAGES,
+                           "--store", address]), "import")
+    verifier = server.sql("SELECT rolpassword FROM pg_authid WHERE rolname = current_user")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = os.path.join(server.folder, "pgbouncer")
+    os.makedirs(folder)
+    files = {
+        "userlist.txt": f'"{OWNER}" "{verifier}"\n',
+        "pgbouncer.ini": (f"[databases]\n{database} = host=127.0.0.1 port={server.port} dbname={database}\n"
+                          f"[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = {port}\nunix_socket_dir =\n"
+                          f"auth_type = scram-sha-256\nauth_file = {folder}/userlist.txt\npool_mode = transaction\n"
+                          f"default_pool_size = 8\nmax_client_conn = {clients * 2 + 10}\n"
+                          f"logfile = {folder}/pgbouncer.log\n"),
+    }
+    for name, text in files.items():
+        with open(os.path.join(folder, name), "w") as out:
+            out.write(text)
+    if os.getuid() == 0:
+        for name in [""] + list(files):
+            os.chown(os.path.join(folder, name), 65534, 65534)
+    bouncer = subprocess.Popen(server.launcher + [pgbouncer, os.path.join(folder, "pgbouncer.ini")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    pooled = f"postgresql://{OWNER}@127.0.0.1:{port}/{database}"
+    try:
+        deadline = time.time() + 10
+        while subprocess.run([os.path.join(server.bin, "pg_isready"), "-h", "127.0.0.1", "-p", str(port)],
+                             capture_output=True).returncode != 0:
+            if time.time() > deadline or bouncer.poll() is not None:
+                sys.exit("pgbouncer did not start: " + open(os.path.join(folder, "pgbouncer.log")).read()[-500:])
+            time.sleep(0.1)
+        psql = [os.path.join(server.bin, "psql"), "-X", "-A", "-t", "-h", "127.0.0.1", "-p", str(port), "-U", OWNER,
+                "-d", database, "-c", "SHOW client_min_messages", "-c", "SHOW jit"]
+
+        def seen():
+            return " ".join(subprocess.run(psql, capture_output=True, text=True).stdout.split())
+
+        settings = [f"before any bowties: `{seen()}`"]
+        for command in (["count"], ["show", gen.search_key(1)], ["wear", gen.search_key(1)], ["list"]):
+            checked(harness.spawn([bowties] + command + ["--store", pooled]), f"{command[0]} through pgbouncer")
+            settings.append(f"after `bowties {command[0]}`: `{seen()}`")
+        rows = []
+        tie = {"next": 2}
+        before = load()
+        for round_number in range(2):
+            ways = [("directly", address, server.process.pid), ("through PgBouncer", pooled, bouncer.pid)]
+            for name, url, _ in (ways if round_number == 0 else ways[::-1]):
+                numbers = list(range(tie["next"], tie["next"] + clients))
+                tie["next"] += clients
+                log(f"pgbouncer: {clients} clients {name}, load {' '.join(load())}")
+                server_before, bouncer_before = process_tree_cpu(server.process.pid), process_tree_cpu(bouncer.pid)
+                latencies, elapsed, errors, _ = run_wears(bowties, url, numbers, seconds)
+                time.sleep(0.3)
+                done = len(latencies)
+                server_cpu = process_tree_cpu(server.process.pid) - server_before
+                bouncer_cpu = process_tree_cpu(bouncer.pid) - bouncer_before
+                rows.append(
+                    f"| {name} | {done:,} | {done / elapsed:.1f} | {harness.seconds(percentile(latencies, 0.5))} | "
+                    f"{harness.seconds(percentile(latencies, 0.99))} | {len(errors)} | "
+                    f"{harness.seconds(server_cpu / done if done else None)} | "
+                    f"{harness.seconds(bouncer_cpu / done) if done and name != 'directly' else ''} | {load()[0]} |")
+        after = load()
+    finally:
+        bouncer.terminate()
+        try:
+            bouncer.wait(10)
+        except subprocess.TimeoutExpired:
+            bouncer.kill()
+    version = subprocess.run([pgbouncer, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+    return [
+        f"## Through PgBouncer: {clients} clients, directly and pooled",
+        "",
+        f"`python3 bench/postgres.py --only pgbouncer --concurrency-seconds {seconds} --clients {clients}"
+        f" --concurrency-records {records}`. {version}, `pool_mode = transaction`, `default_pool_size = 8`,"
+        f" scram-sha-256 for its clients, in front of the same server. {clients} clients of whole `bowties wear`"
+        f" processes, each on a tie of its own, {seconds} s a run, directly and through PgBouncer, in turns,"
+        " two rounds. Server CPU: the postmaster's and its backends' (the pooled backends outlive a run);"
+        f" PgBouncer's its own. Load average before {' '.join(before)}, after {' '.join(after)}; the 1-minute"
+        " figure at each run's end is in the last column.",
+        "",
+        "| way | wears | wears/s | p50 | p99 | errors | server CPU/wear | PgBouncer CPU/wear | load |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ] + rows + [
+        "",
+        "The session settings bowties makes at connecting, as the next client of the pool sees them"
+        " (`SHOW client_min_messages`, `SHOW jit` by psql through PgBouncer; the server's defaults are"
+        " `notice on`): " + "; ".join(settings) + ".",
+        "",
+    ]
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--postgres", action="store_true", help="(bench/run's switch; ignored here)")
@@ -509,8 +650,9 @@ def main(argv):
                              " into the catalog's table, schema v3 and v2, and the plain one), short (show and wear"
                              " against psql -c), large (the large import's memory, list and export streamed) and"
                              " concurrency (wears from 1 to 64 concurrent clients, next to pgbench running the"
-                             " same SQL: docs/SCALING.md); default all. The results file is written only for"
-                             " import, short and large together.")
+                             " same SQL: docs/SCALING.md); default all. Also pgbouncer (the most clients of"
+                             " --clients directly and through PgBouncer in transaction mode; not in the default"
+                             " set). The results file is written only for import, short and large together.")
     parser.add_argument("--clients", type=client_levels, default=[1, 8, 32, 64],
                         help="the concurrency section's levels of concurrent clients (default 1,8,32,64)")
     parser.add_argument("--concurrency-seconds", type=int, default=12,
@@ -520,8 +662,8 @@ def main(argv):
                         help="the ties of the concurrency section's catalog (default 10k)")
     options = parser.parse_args(argv)
     sections = set(options.only.split(","))
-    if not sections <= {"import", "server", "short", "large", "concurrency"}:
-        sys.exit(f"--only: {options.only}: import, server, short, large, concurrency")
+    if not sections <= {"import", "server", "short", "large", "concurrency", "pgbouncer"}:
+        sys.exit(f"--only: {options.only}: import, server, short, large, concurrency, pgbouncer")
     bowties = os.environ.get("BOWTIES_BIN") or sys.exit("BOWTIES_BIN: the bowties binary to measure")
     os.environ.update({"PGPASSWORD": PASSWORD, "PGPASSFILE": "/nonexistent", "PGSERVICEFILE": "/nonexistent"})
     for name in ["PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSSLMODE"]:
@@ -543,7 +685,7 @@ def main(argv):
             "# bowties on PostgreSQL, next to psql",
             "",
             f"`bench/run --postgres --records {options.records} --large {options.large} --runs {options.runs}"
-            + ("" if sections >= {"import", "server", "short", "large", "concurrency"} else f" --only {options.only}")
+            + ("" if sections == {"import", "server", "short", "large", "concurrency"} else f" --only {options.only}")
             + "`"
             f" on {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit},"
             f" bowties {digest}… (release), PostgreSQL {version} on loopback, {os.cpu_count()} cores."
@@ -553,7 +695,7 @@ def main(argv):
         ]
         images = harness.IMAGES
         # The catalog and files the sections other than concurrency share.
-        if sections - {"concurrency"}:
+        if sections - {"concurrency", "pgbouncer"}:
             data = harness.data_file(options.records, images=True)
 
             # ------------------------------------------------ the import
@@ -848,6 +990,8 @@ def main(argv):
         # ------------------------------------------------ concurrent wears
         if "concurrency" in sections:
             report += concurrency_section(server, bowties, options, work)
+        if "pgbouncer" in sections:
+            report += pgbouncer_section(server, bowties, options, work)
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
