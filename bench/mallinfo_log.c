@@ -8,7 +8,10 @@
 //   python3 bench/mallinfo_summary.py /tmp/serve.log
 //
 // MALLINFO_LOG names the file (nothing is logged without it);
-// MALLINFO_INTERVAL the seconds between samples (10 by default). One line
+// MALLINFO_INTERVAL the seconds between samples (10 by default);
+// MALLINFO_TRIM=1 calls malloc_trim(0) before each sample (glibc hands
+// the free pages inside every arena back to the kernel), to see what a
+// periodic trim would do without building it into the server. One line
 // a sample, after a header naming the columns:
 //
 //   seconds   since the process started (the shim's constructor)
@@ -43,6 +46,7 @@ static int info_fd = -1;
 static FILE *info_file;
 static char info_buffer[BUFSIZ];
 static unsigned interval = 10;
+static int trim;
 static struct timespec started;
 
 /// The arenas malloc_info() lists, counted in its XML: one `<heap nr="N">`
@@ -87,6 +91,7 @@ static void log_sample(void) {
 static void *run(void *unused) {
     (void)unused;
     for (;;) {
+        if (trim) malloc_trim(0);
         log_sample();
         sleep(interval);
     }
@@ -98,6 +103,8 @@ __attribute__((constructor)) static void start(void) {
     if (path == NULL || *path == 0) return;
     const char *every = getenv("MALLINFO_INTERVAL");
     if (every != NULL && atoi(every) > 0) interval = (unsigned)atoi(every);
+    const char *trimming = getenv("MALLINFO_TRIM");
+    trim = trimming != NULL && atoi(trimming) > 0;
     log_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
     if (log_fd < 0) return;
     // The FILE malloc_info() writes to is made here, on the main thread

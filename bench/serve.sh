@@ -98,8 +98,8 @@ for client in $(seq 1 8); do
     if [ "${WEARS:-}" = kept-alive ]; then
         (while [ "$(date +%s)" -lt "$end_at" ]; do
             # One line a wear: its HTTP status (000 when it failed to connect).
-            curl -s --rate 5/s -X POST -H 'Content-Type: application/json' -d '{}' -o /dev/null -w '%{http_code}\n' \
-                $(for _ in $(seq 1 25); do printf '%s ' "$url/api/ties/R/wear"; done) |
+            curl -s --rate 5/s -X POST -H 'Content-Type: application/json' -d '{}' -w '%{http_code}\n' \
+                $(for _ in $(seq 1 25); do printf -- '-o /dev/null %s ' "$url/api/ties/R/wear"; done) |
                 awk '$1 == 200 {print "api"}' >>"$WORK/wears"
         done) &
     else
