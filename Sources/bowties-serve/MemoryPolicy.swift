@@ -13,8 +13,9 @@ internal import CMalloc
 ///
 /// ``arenaLimit`` arenas hold it: with them and the changes one at a time
 /// (``CatalogAccess``), the free bytes inside the arenas stayed under
-/// 1.5 MB in session 14's soaks (2 to 8 MB on glibc's defaults), and the
-/// resident memory's last minute was within 2 % of its first. A request's
+/// 1.4 MB in session 14's soaks (2 to 14 MB on glibc's defaults), and the
+/// resident memory grew a quarter to a tenth of what it grew with
+/// neither, in the same minutes. A request's
 /// work is short, so threads seldom meet on an arena's lock: the page's
 /// and the list's CPU time a request stayed within the loaded machine's
 /// noise. glibc documents `M_ARENA_MAX` (`MALLOC_ARENA_MAX` in the
