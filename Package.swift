@@ -8,6 +8,7 @@
 //   CLibraryLoader C: libpng, libjpeg, libxml2 and libpq loaded on first use, so that other commands start without them
 //   CLibPQ        system library: module map and shim for libpq (a catalog on PostgreSQL)
 //   CZlib         system library: module map and shim for zlib (raw DEFLATE of Core Data's model cache)
+//   CMalloc       system library: module map and shim for glibc's <malloc.h> (bowties-serve's malloc arenas)
 //   PropertyList  streaming XML, binary property-list, JSON and CSV readers; knows nothing of bow ties
 //   CoreDataStore a read-only reader of any Core Data SQLite store; knows nothing of bow ties
 //   BowTiesKit    model, validation, transformers, photo storage, store, import, export
@@ -127,6 +128,9 @@ let package = Package(
             name: "CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // glibc's mallopt and M_ARENA_MAX (<malloc.h>, which Swift's Glibc
+        // module leaves out), for bowties-serve's MemoryPolicy.
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "PropertyList",
             dependencies: ["CLibXML2", "CLibraryLoader"],
@@ -201,6 +205,7 @@ let package = Package(
             name: "bowties-serve",
             dependencies: [
                 "BowTiesKit",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

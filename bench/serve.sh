@@ -9,11 +9,20 @@
 #   SOAK=600 bash bench/serve.sh              # then 10 minutes under load
 #   SERVE_PREFIX="heaptrack -o /tmp/serve" SOAK=120 bash bench/serve.sh
 #                                             # the server run by a profiler
+#   SERVE_PREFIX="env LD_PRELOAD=/tmp/mallinfo_log.so MALLINFO_LOG=/tmp/m.log" SOAK=600 bash bench/serve.sh
+#                                             # glibc's arenas logged (bench/mallinfo_log.c)
+#   WEARS=kept-alive SOAK=300 bash bench/serve.sh
+#                                             # each wear client keeps its connection
 #
 # With SOAK=SECONDS, a last section keeps the server under load that long
 # (wrk on the page and on /api/ties, 8 API clients and the CLI wearing R
 # in a loop) and samples its resident memory every 10 s: memory is flat
-# when the last minute's mean is the first minute's.
+# when the last minute's mean is the first minute's. The API clients
+# connect for every wear (`curl` each time, 0.2 s apart); with
+# WEARS=kept-alive each makes 25 wears on one connection (`curl --rate
+# 5/s`), the same pace without a process start between wears: about
+# twice the wears, and the load that grew the server's memory fastest
+# (bench/results/serve.md, session 13).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-.build/release}
@@ -83,11 +92,22 @@ wrk -t1 -c4 -d"${SOAK}s" "$url/" >"$WORK/wrk-page" 2>&1 &
 wrk -t1 -c4 -d"${SOAK}s" "$url/api/ties?sort=name" >"$WORK/wrk-api" 2>&1 &
 before=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,sys; print(json.load(sys.stdin)["timesWorn"])')
 : >"$WORK/wears"
+# Where the soak begins in the server's life (bench/mallinfo_summary.py --from).
+soak_from=$(ps -o etimes= -p "$server" | tr -d ' ')
 for client in $(seq 1 8); do
-    (while [ "$(date +%s)" -lt "$end_at" ]; do
-        curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$url/api/ties/R/wear" >/dev/null && echo api >>"$WORK/wears"
-        sleep 0.2
-    done) &
+    if [ "${WEARS:-}" = kept-alive ]; then
+        (while [ "$(date +%s)" -lt "$end_at" ]; do
+            # One line a wear: its HTTP status (000 when it failed to connect).
+            curl -s --rate 5/s -X POST -H 'Content-Type: application/json' -d '{}' -w '%{http_code}\n' \
+                $(for _ in $(seq 1 25); do printf -- '-o /dev/null %s ' "$url/api/ties/R/wear"; done) |
+                awk '$1 == 200 {print "api"}' >>"$WORK/wears"
+        done) &
+    else
+        (while [ "$(date +%s)" -lt "$end_at" ]; do
+            curl -sf -X POST -H 'Content-Type: application/json' -d '{}' "$url/api/ties/R/wear" >/dev/null && echo api >>"$WORK/wears"
+            sleep 0.2
+        done) &
+    fi
 done
 (while [ "$(date +%s)" -lt "$end_at" ]; do
     "$BIN/bowties" wear R --store "$store" >/dev/null && echo cli >>"$WORK/wears"
@@ -104,7 +124,8 @@ after=$("$BIN/bowties" show R --json --store "$store" | python3 -c 'import json,
 echo
 echo "## $((SOAK / 60)) minutes under load"
 echo
-echo "wrk -t1 -c4 on / and on /api/ties?sort=name, 8 API clients and the CLI wearing R (0.2 s apart each) for $SOAK s; the server's VmRSS every 10 s."
+if [ "${WEARS:-}" = kept-alive ]; then clients="8 API clients (25 wears a connection, 5 a second)"; else clients="8 API clients"; fi
+echo "wrk -t1 -c4 on / and on /api/ties?sort=name, $clients and the CLI wearing R (0.2 s apart each) for $SOAK s, from the server's second $soak_from; the server's VmRSS every 10 s."
 echo
 echo "- GET /: $(grep -E 'Requests/sec|requests in' "$WORK/wrk-page" | tr -s ' ' | tr '\n' ' ')"
 echo "- GET /api/ties?sort=name: $(grep -E 'Requests/sec|requests in' "$WORK/wrk-api" | tr -s ' ' | tr '\n' ' ')"

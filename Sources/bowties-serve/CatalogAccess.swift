@@ -15,7 +15,8 @@ import Synchronization
 /// does.
 ///
 /// SQLite's calls block (a write may wait for another process's), so
-/// they run on Dispatch's threads, never on SwiftNIO's event loop.
+/// they run on Dispatch's threads, never on SwiftNIO's event loop; the
+/// changes of an SQLite catalog one at a time (``writing(_:_:)``).
 struct CatalogAccess: Sendable {
     let url: URL
     let pool: ReadPool
@@ -35,15 +36,34 @@ struct CatalogAccess: Sendable {
     /// `.pointWrite` for the changes of one tie the command line makes
     /// that way too (`wear`, `rate`, `favorite`: SQLite's own connection,
     /// without GRDB's queue and its set-up), `.mustExist` for the others.
+    ///
+    /// An SQLite catalog's changes take turns on one serial queue
+    /// (``changes``): SQLite lets one writer in at a time anyway, and a
+    /// change that waits for the write lock (a command holds it) sleeps in
+    /// SQLite's busy handler on the thread that runs it. On the concurrent
+    /// queue, wears waiting at once each held a thread and Dispatch added
+    /// threads as they blocked; each thread that allocates gets a malloc
+    /// arena of its own, which keeps what it freed, and the server's
+    /// memory grew with the contention (bench/results/serve.md, sessions
+    /// 13 and 14). In turns, at most one thread waits, and every change is
+    /// still made, in the order the requests came. A PostgreSQL catalog's
+    /// changes run at once, as its rows lock one by one.
     func writing<T: Sendable>(
         _ mode: Catalog.OpenMode = .mustExist, _ body: @escaping @Sendable (Catalog) throws -> T
     ) async throws -> T {
-        try await Self.offLoop { try body(Catalog(url: url, mode: mode)) }
+        let url = url
+        return try await Self.offLoop(on: url.isStoreAddress ? Self.queue : Self.changes) {
+            try body(Catalog(url: url, mode: mode))
+        }
     }
 
     private static let queue = DispatchQueue(label: "bowties-serve.catalog", attributes: .concurrent)
+    /// An SQLite catalog's changes, one at a time.
+    private static let changes = DispatchQueue(label: "bowties-serve.changes")
 
-    static func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    static func offLoop<T: Sendable>(
+        on queue: DispatchQueue = queue, _ body: @escaping @Sendable () throws -> T
+    ) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { continuation.resume(with: Result { try body() }) }
         }

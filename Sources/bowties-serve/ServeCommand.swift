@@ -33,6 +33,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("list-routes"), help: .hidden)
     var listRoutes = false
 
+    /// The process's entry: glibc's malloc arenas bounded
+    /// (``MemoryPolicy``) before any thread starts, then the arguments
+    /// parsed and ``run()``, as ArgumentParser's own `main()` does.
+    static func main() async {
+        MemoryPolicy.apply()
+        await main(nil)
+    }
+
     func validate() throws {
         guard (0...65_535).contains(port) else {
             throw ValidationError("--port takes a number from 0 to 65535 (0 picks a free port).")
