@@ -8,22 +8,11 @@ import Testing
 /// PostgreSQL).
 @Suite("export --format table: column widths")
 struct ExportTableWidthsTests {
-    /// `export ARGUMENTS | cat`, its lines.
+    /// `export --format table ARGUMENTS | cat`, its lines.
     static func piped(_ bowties: BowTiesRunner, _ arguments: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            "-c", "set -o pipefail; \"$0\" export --format table \(arguments) | cat",
-            try BowTiesRunner.executableURL().path,
-        ]
-        process.environment = bowties.environment
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "export \(arguments) | cat: exit \(process.terminationStatus)")
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let result = try bowties.piped("export --format table \(arguments)")
+        try #require(result.status == 0, "export \(arguments) | cat: exit \(result.status)")
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
     @Test("into a file, standard output or --output, every line lines up, a wide name past the first page included")

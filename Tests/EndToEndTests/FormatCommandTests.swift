@@ -261,22 +261,8 @@ struct FormatCommandTests {
         try GeneratedPlist.write(to: plist, records: 3000, keyPrefix: "K")
         #expect(try bowties.run("import", plist.path).status == 0)
         for format in ["table", "csv", "jsonl", "plist"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [
-                "-c", "set -o pipefail; \"$0\" list --format \(format) | head -1",
-                try BowTiesRunner.executableURL().path,
-            ]
-            process.environment = bowties.environment
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let first = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(format): \(message)")
+            let (status, first, message) = try bowties.piped("list --format \(format)", into: "head -1")
+            #expect(status == 0, "\(format): \(message)")
             #expect(message.isEmpty, "\(format): \(message)")
             #expect(first.split(separator: "\n").count == 1, "\(format): \(first)")
         }

@@ -159,19 +159,9 @@ struct ListCommandTests {
     func widthsIntoAPipe() throws {
         let bowties = try Self.wideCatalog()
         func piped(_ arguments: String) throws -> [String] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/bash")
-            process.arguments = [
-                "-c", "set -o pipefail; \"$0\" list \(arguments) | cat", try BowTiesRunner.executableURL().path,
-            ]
-            process.environment = bowties.environment
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            try #require(process.terminationStatus == 0, "list \(arguments) | cat: exit \(process.terminationStatus)")
-            return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let result = try bowties.piped("list \(arguments)")
+            try #require(result.status == 0, "list \(arguments) | cat: exit \(result.status)")
+            return result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         }
         // The first 100 ties: names up to 20 characters, counts up to 3 digits.
         let page = try piped("")
