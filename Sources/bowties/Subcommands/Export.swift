@@ -70,14 +70,7 @@ extension BowTies {
         @Flag(help: "Prefix cells a spreadsheet would run as formulas with ' (OWASP's CSV-injection advice).")
         var spreadsheetSafe = false
 
-        @Option(
-            help: ArgumentHelp(
-                """
-                How --format table sizes its columns: all (from every tie exported, read once \
-                first: every line lines up) or page (from the first 100: the first line comes \
-                at once). Default: all into a file (--output, or standard output redirected to \
-                one), page on a terminal or into a pipe, as list does.
-                """, valueName: "all|page"))
+        @Option(help: BowTieTable.Widths.help(table: "--format table"))
         var widths: BowTieTable.Widths?
 
         @OptionGroup var format: FormatOptions

@@ -61,13 +61,7 @@ extension BowTies {
         @Flag(help: "Reverse the order.")
         var reverse = false
 
-        @Option(
-            help: ArgumentHelp(
-                """
-                How the table sizes its columns: all (from every tie listed, read once \
-                first: every line lines up) or page (from the first 100: the first line \
-                comes at once). Default: all into a file, page on a terminal or into a pipe.
-                """, valueName: "all|page"))
+        @Option(help: BowTieTable.Widths.help(table: "the table"))
         var widths: BowTieTable.Widths?
 
         @OptionGroup var format: FormatOptions

@@ -1,3 +1,4 @@
+import ArgumentParser
 import BowTiesKit
 import Foundation
 
@@ -26,6 +27,17 @@ struct BowTieTable {
         /// (where the reader wants the first line now).
         static func automatic(standardOutput descriptor: Int32) -> Widths {
             Terminal.isRegularFile(descriptor) ? .all : .page
+        }
+
+        /// The `--widths` option's help, one text for `list` and `export`.
+        /// - Parameter table: What the command calls its table.
+        static func help(table: String) -> ArgumentHelp {
+            ArgumentHelp(
+                """
+                How \(table) sizes its columns: all (from every tie, read once first: every \
+                line lines up) or page (from the first 100: the first line comes at once). \
+                Default: all when writing into a file, page on a terminal or into a pipe.
+                """, valueName: "all|page")
         }
     }
 
