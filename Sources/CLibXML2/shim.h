@@ -122,6 +122,27 @@ static inline void CLibXML2_stopFromCallback(xmlParserCtxtPtr context) {
     context->instate = XML_PARSER_EOF;
 }
 
+/// Whether the parser has read the root element's end tag and is in the
+/// epilog, where only comments, processing instructions and white space
+/// may follow. Both loops set `XML_PARSER_EPILOG` there before reporting
+/// `XML_ERR_DOCUMENT_END`; elsewhere that error means the input ended
+/// inside the document.
+static inline int CLibXML2_isAfterRoot(xmlParserCtxtPtr context) {
+    return context->instate == XML_PARSER_EPILOG;
+}
+
+/// The byte at the parser's cursor, or -1 when libxml2 holds no byte it
+/// has not parsed. libxml2's pull loop (`xmlParseDocument`) stops at a
+/// NUL byte as if the input ended there (`RAW != 0`), and reports
+/// nothing: this tells such a NUL from the end.
+static inline int CLibXML2_unparsedByte(xmlParserCtxtPtr context) {
+    if (context->input == NULL || context->input->cur == NULL || context->input->end == NULL
+        || context->input->cur >= context->input->end) {
+        return -1;
+    }
+    return *context->input->cur;
+}
+
 /// Whether the parser has seen a well-formedness error (`wellFormed`).
 static inline int CLibXML2_isWellFormed(xmlParserCtxtPtr context) {
     return context->wellFormed;

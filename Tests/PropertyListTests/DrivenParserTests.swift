@@ -138,6 +138,9 @@ struct DrivenParserTests {
             "\t<dict>\n\t\t<key>cut</key>\n\t</dict>",
             "\t<dict><key>é</key><string>ß</string></dict>\n",
             "</array>\n</plist>\n<extra/>",
+            "</array>\n</plist>\n\0\0\0",
+            "</array>\n</plist>\n<!-- after -->\n\0",
+            "</array>\n</plist>\n\nx",
             "\t<dict>&undeclared;</dict>\n</array>\n</plist>\n",
         ])
     func longDocument(_ tail: String) throws {

@@ -39,6 +39,26 @@ struct TruncationTests {
         #expect(error.message.contains("truncated?"))
     }
 
+    /// Not cut short: the document has ended and something follows it.
+    /// libxml2 says "Extra content at the end of the document" both for
+    /// this and for a file cut short; its pull loop says nothing at all
+    /// of a NUL byte there (it takes it for the end of the input).
+    @Test(arguments: [
+        ("\0\0", "a NUL byte", 10, 1),
+        ("\n\n  x", "'x'", 12, 3),
+        ("<plist/>", "a second element", 10, 1),
+        ("<!-- fine -->\u{1}", "the control byte 0x01", 10, 14),
+    ])
+    func contentAfterTheEndSaysSo(tail: String, what: String, line: Int, column: Int) throws {
+        let error = try #require(self.error(reading: Self.whole + tail))
+        #expect(error.kind == .malformedXML)
+        #expect(
+            error.message
+                == "malformed XML: \(what) after the end of the document (only comments and white space may follow it)",
+            "\(error)")
+        #expect(error.location?.line == line && error.location?.column == column, "\(error)")
+    }
+
     @Test func anEmptyFileSaysSo() throws {
         let empty = try #require(error(reading: ""))
         #expect(empty.kind == .malformedXML && empty.message == "malformed XML: the file is empty")

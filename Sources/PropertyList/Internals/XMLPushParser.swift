@@ -103,6 +103,12 @@ final class XMLPushParser: TagPositions {
         /// The error's first string argument (`str1`): the entity name for
         /// entity errors.
         var detail: String?
+        /// The root element had ended: for `XML_ERR_DOCUMENT_END`, content
+        /// after the document rather than a document cut short.
+        var afterRoot = false
+        /// The byte at libxml2's cursor when it reported the error, -1 if
+        /// none (see `CLibXML2_unparsedByte`).
+        var byte: Int32 = -1
     }
 
     /// Options for `xmlCtxtUseOptions`; see the type's documentation.
@@ -249,6 +255,18 @@ final class XMLPushParser: TagPositions {
         if let readFailure {
             isFinished = true
             throw readFailure
+        }
+        if libraryError == nil, grammar.pointee.failure == nil, CLibXML2_isWellFormed(context) != 0 {
+            // libxml2's pull loop ends the document at a NUL byte after the
+            // root and says nothing (its push loop reports it): report it
+            // as the push loop does, so that both reads refuse it alike.
+            let byte = CLibXML2_unparsedByte(context)
+            if byte >= 0 {
+                let cursor = CLibXML2_cursor(context)
+                libraryError = LibraryError(
+                    code: Int32(XML_ERR_DOCUMENT_END.rawValue), message: "Extra content at the end of the document",
+                    line: Int(cursor.line), column: Int(cursor.column), detail: nil, afterRoot: true, byte: byte)
+            }
         }
         conclude(context, status: status, atEnd: true)
     }
@@ -574,6 +592,12 @@ final class XMLPushParser: TagPositions {
             line: Int(error.pointee.line),
             column: Int(error.pointee.int2),
             detail: error.pointee.str1.map { String(cString: $0) })
+        if error.pointee.code == Int32(XML_ERR_DOCUMENT_END.rawValue), let context,
+            CLibXML2_isAfterRoot(context) != 0
+        {
+            libraryError?.afterRoot = true
+            libraryError?.byte = CLibXML2_unparsedByte(context)
+        }
         if grammar.pointee.failure == nil, let libraryError {
             grammar.pointee.fail(propertyListError(from: libraryError))
         }
@@ -736,6 +760,10 @@ final class XMLPushParser: TagPositions {
         case Int32(XML_ERR_INTERNAL_ERROR.rawValue) where error.message.hasPrefix("Excessive depth"):
             kind = .tooDeeplyNested
             message = PropertyListReader.tooDeeplyNestedMessage
+        case Int32(XML_ERR_DOCUMENT_END.rawValue) where error.afterRoot:
+            // Not a file cut short: the document has ended and more follows.
+            kind = .malformedXML
+            message = Self.afterRootMessage(byte: error.byte)
         case _ where error.line > 0 && error.line >= (last()?.line ?? .max):
             // An error on the last line is almost always a file cut short;
             // libxml2 often words it "Extra content at the end of the
@@ -767,6 +795,20 @@ final class XMLPushParser: TagPositions {
             location = SourceLocation(fileName: fileName, line: last.line, column: last.characters + 1)
         }
         return PropertyListError(kind, message, at: location)
+    }
+
+    /// What follows the root element's end, where XML allows nothing but
+    /// comments, processing instructions and white space.
+    static func afterRootMessage(byte: Int32) -> String {
+        let what =
+            switch byte {
+            case 0: "a NUL byte"
+            case 0x3C: "a second element"
+            case 0x21...0x7E: "'\(Character(Unicode.Scalar(UInt8(byte))))'"
+            case 0x01...0x20, 0x7F: "the control byte 0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+            default: "text"
+            }
+        return "malformed XML: \(what) after the end of the document (only comments and white space may follow it)"
     }
 
     /// The number of the input's last line that holds anything, and the
