@@ -44,6 +44,46 @@ struct PushParserTests {
         }
     }
 
+    /// XML ends every line break as LF before parsing: CR LF and a lone
+    /// CR, in text and in CDATA; a CR written `&#13;` stays. libxml2's
+    /// push loop handed CDATA over as it was (fuzz finding 6, where the
+    /// driven read, `bowties import`'s, gave LF): the same strings now in
+    /// every chunking and in both reads, a CR LF cut between two of the
+    /// push loop's 300-byte pieces of a long section included.
+    @Test("Line breaks in CDATA and text end as LF, in any chunks and both reads")
+    func lineBreaksEndAsLineFeeds() throws {
+        let long = String(repeating: "a", count: 299)
+        let cases: [(xml: String, value: String)] = [
+            ("<![CDATA[<b>\r\r<d</b> & more]]>", "<b>\n\n<d</b> & more"),
+            ("<![CDATA[x\r\ny\rz\n]]>", "x\ny\nz\n"),
+            ("<![CDATA[\r]]><![CDATA[\nx]]>", "\n\nx"),
+            ("<![CDATA[\(long)\r\nb]]>", "\(long)\nb"),
+            ("<![CDATA[\(long)a\r\nb]]>", "\(long)a\nb"),
+            ("<![CDATA[\(long)\r]]>\n", "\(long)\n\n"),
+            ("x\r\ry\r\nz", "x\n\ny\nz"),
+            ("x&#13;\r\ny&#13;", "x\r\ny\r"),
+        ]
+        for (xml, value) in cases {
+            let document = "<plist><array><string>\(xml)</string></array></plist>\n"
+            let data = Data(document.utf8)
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("cr-\(UUID().uuidString).plist")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try data.write(to: url)
+            guard case .read(let driven, nil)? = DrivenParserTests.outcome(url, driven: true) else {
+                Issue.record("the driven read failed: \(xml.debugDescription)")
+                continue
+            }
+            #expect(driven.first?.value == .string(value), "driven: \(xml.debugDescription)")
+            for size in [nil, 1, 2, 3, 7, 61, 300, 301, 302] {
+                let pushed = Self.records(data, chunkSize: size)
+                #expect(pushed.error == nil)
+                #expect(
+                    pushed.items.first?.value == .string(value),
+                    "\(xml.debugDescription) in chunks of \(size.map(String.init) ?? "64 KiB")")
+            }
+        }
+    }
+
     @Test("A long document in small chunks: the same records, lines past 65,535")
     func longDocumentInSmallChunks() {
         var document = "<plist>\n<array>\n"

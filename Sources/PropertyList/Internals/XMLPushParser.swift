@@ -13,8 +13,9 @@ import Foundation
 ///
 /// The parser is configured to be safe by construction, as the text
 /// reader was: the options are `XML_PARSE_NONET` (never touch the
-/// network), `XML_PARSE_NOCDATA` (CDATA arrives as text),
-/// `XML_PARSE_COMPACT` and `XML_PARSE_BIG_LINES`; without `NOENT`,
+/// network), `XML_PARSE_COMPACT` and `XML_PARSE_BIG_LINES`; CDATA
+/// arrives through a callback of its own, which ends its line breaks
+/// as XML says and hands it on as text (``cdata(_:)``); without `NOENT`,
 /// `DTDLOAD`, `DTDVALID` or `XINCLUDE` libxml2 loads no external DTD or
 /// entity, and without `XML_PARSE_HUGE` its size limits stay on. The SAX
 /// handler has no `getEntity`, `resolveEntity` or `externalSubset`
@@ -90,6 +91,11 @@ final class XMLPushParser: TagPositions {
         var textLength = 0
         /// The start tag just read was `<name/>`: its end event is not one.
         var pendingEmptyEnd = false
+        /// Where in libxml2's input the last piece of a CDATA section
+        /// that ended with a carriage return ended, -1 if the last did
+        /// not: a line feed that starts the section's next piece there
+        /// completes that CR LF (``cdata(_:)``).
+        var cdataCarriageReturnEnd = -1
     }
 
     /// The parts of an `xmlError` the reader reports, copied out of
@@ -113,8 +119,7 @@ final class XMLPushParser: TagPositions {
 
     /// Options for `xmlCtxtUseOptions`; see the type's documentation.
     private static let options = Int32(
-        XML_PARSE_NONET.rawValue | XML_PARSE_NOCDATA.rawValue
-            | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        XML_PARSE_NONET.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
 
     /// Prepares libxml2 once per process, before the first parser:
     /// `xmlInitParser` (its lazy initialisation is not thread-safe), and
@@ -386,6 +391,10 @@ final class XMLPushParser: TagPositions {
             XMLPushParser.withParser(context) { $0.characters(UnsafeBufferPointer(start: bytes, count: Int(count))) }
         }
         handler.ignorableWhitespace = handler.characters
+        handler.cdataBlock = { context, bytes, count in
+            guard let context, let bytes, count > 0 else { return }
+            XMLPushParser.withParser(context) { $0.cdata(UnsafeBufferPointer(start: bytes, count: Int(count))) }
+        }
         handler.comment = { context, _ in
             guard let context else { return }
             XMLPushParser.parser(context).boundary()
@@ -504,6 +513,55 @@ final class XMLPushParser: TagPositions {
         }
         run.pointee.textLength += bytes.count
         grammar.pointee.text(bytes)
+    }
+
+    /// A piece of a CDATA section, as text, its line breaks ended as XML
+    /// ends them before parsing: CR LF and a lone CR become LF.
+    ///
+    /// libxml2 2.9.14's pull loop (`xmlParseCDSect`) reads a section
+    /// through `CUR_CHAR`, which does that; its push loop hands the
+    /// section's bytes over as they are in its input, in pieces of 300
+    /// bytes and a last one before `]]>`. So a CR LF may be cut between
+    /// two pieces: a piece that ends with a CR notes where it ended in
+    /// the input, and the next piece drops its first LF if it starts
+    /// there (a later section starts past the `]]><![CDATA[` between).
+    private func cdata(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let end = run.pointee.cdataCarriageReturnEnd
+        run.pointee.cdataCarriageReturnEnd = -1
+        guard bytes.contains(0x0D) || (end >= 0 && bytes.first == 0x0A) else {
+            return characters(bytes)
+        }
+        var ended: [UInt8] = []
+        ended.reserveCapacity(bytes.count)
+        var index = 0
+        if end >= 0, bytes.first == 0x0A, inputOffset(of: bytes.baseAddress) == end {
+            index = 1
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == 0x0D else {
+                ended.append(byte)
+                continue
+            }
+            ended.append(0x0A)
+            if index < bytes.count {
+                if bytes[index] == 0x0A { index += 1 }
+            } else if let start = inputOffset(of: bytes.baseAddress) {
+                run.pointee.cdataCarriageReturnEnd = start + bytes.count
+            }
+        }
+        ended.withUnsafeBufferPointer { characters($0) }
+    }
+
+    /// Where `pointer` is in libxml2's input, counted from its start,
+    /// when it points into the input's buffer (the push loop's pieces of
+    /// CDATA do); nil otherwise.
+    private func inputOffset(of pointer: UnsafePointer<UInt8>?) -> Int? {
+        guard let context, let pointer else { return nil }
+        let cursor = CLibXML2_cursor(context)
+        guard let base = cursor.base, let current = cursor.cur, pointer >= base, pointer <= current else { return nil }
+        return Int(cursor.consumed) + (pointer - base)
     }
 
     /// A comment or processing instruction: it ends a run of text.
