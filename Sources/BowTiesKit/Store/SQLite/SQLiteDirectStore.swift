@@ -19,6 +19,9 @@ protocol SQLiteDirectStore: CatalogStore {
     /// Used through ``withConnection(_:)`` only, but for
     /// `sqlite3_interrupt`, which SQLite allows from any thread.
     var connection: SQLiteReadConnection { get }
+    /// The page cache its connection keeps, in KiB, which
+    /// ``withCacheSize(kibibytes:_:)`` goes back to.
+    static var pageCacheKiB: Int { get }
 }
 
 extension SQLiteDirectStore {
@@ -57,7 +60,7 @@ extension SQLiteDirectStore {
         try mapErrors {
             try withConnection { try $0.execute("PRAGMA cache_size = -\(kibibytes)") }
         }
-        defer { try? withConnection { try $0.execute("PRAGMA cache_size = -2000") } }
+        defer { try? withConnection { try $0.execute("PRAGMA cache_size = -\(Self.pageCacheKiB)") } }
         return try body()
     }
 

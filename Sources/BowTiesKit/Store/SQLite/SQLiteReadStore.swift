@@ -37,6 +37,8 @@ internal import GRDBSQLite
 /// queue serialized it. What it shares with ``SQLiteWriteStore`` is
 /// ``SQLiteDirectStore``'s.
 final class SQLiteReadStore: SQLiteDirectStore {
+    /// SQLite's default: a page of ties or a query may read many pages again.
+    static let pageCacheKiB = 2000
     let url: URL
     let model: ObjectModel
     let migrator: SchemaMigrator
@@ -159,7 +161,8 @@ final class SQLiteReadConnection: @unchecked Sendable {
     /// writes: foreign keys checked (GRDB's default: a wear's tie must
     /// exist, a delete cascades), `synchronous = NORMAL` (durable once the
     /// last connection's close checkpoints the WAL, as the command's
-    /// ends), and SQLite's extended result codes.
+    /// ends), SQLite's extended result codes, and a point write's page
+    /// cache (``SQLiteWriteStore/pageCacheKiB``).
     ///
     /// - Returns: nil when SQLite cannot open it (``SQLiteStore`` then
     ///   words why).
@@ -183,7 +186,10 @@ final class SQLiteReadConnection: @unchecked Sendable {
         RegularExpressionFunction.register(on: pointer)
         if forWriting { sqlite3_extended_result_codes(pointer, 1) }
         let settings =
-            forWriting ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL" : "PRAGMA query_only = 1"
+            forWriting
+            ? "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; "
+                + "PRAGMA cache_size = -\(SQLiteWriteStore.pageCacheKiB)"
+            : "PRAGMA query_only = 1"
         // One call for both: the session's `execute` runs every statement
         // of an SQL text without arguments, as GRDB's does.
         guard (try? execute(settings)) != nil else {
