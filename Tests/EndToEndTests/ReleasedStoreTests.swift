@@ -17,6 +17,7 @@ struct ReleasedStoreTests {
     static let knownMigrations = [
         "v1: bow ties, blobs and settings", "v2: wear history and tags", "v3: undo history",
         "v4: bow tie ids kept by a unique index", "v5: indexes for the name, rating and last-worn orders",
+        "v6: each tie's count of wears kept",
     ]
 
     /// Where the fixture's expected JSON says the store was; tests put

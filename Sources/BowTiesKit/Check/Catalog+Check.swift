@@ -244,6 +244,28 @@ extension Catalog {
                         repair: .recomputeDerived))
             }
         }
+        // The counts the wear triggers keep (SQLite, from schema v6; an
+        // older store read as it is has none).
+        if !isOnPostgreSQL && store.olderSchema == nil {
+            for table in model.derivedCountTables {
+                let rows = try StoreRow.fetchAll(db, sql: table.mismatchSQL + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
+                for row in rows.prefix(StoreProblem.maximumRecordsListed) {
+                    let key = String.fromStoreValue(row[0]) ?? "\(row[0] as StoreValue)"
+                    problems.append(
+                        StoreProblem(
+                            .derivedMismatch,
+                            "\(table.name) counts \(Self.sqlText(row[1])) \(table.source) rows for \(key), "
+                                + "\(table.source) has \(Self.sqlText(row[2]))",
+                            repair: .recomputeDerived))
+                }
+                if rows.count > StoreProblem.maximumRecordsListed {
+                    problems.append(
+                        StoreProblem(
+                            .derivedMismatch, "\(table.name) disagrees with \(table.source) for more records",
+                            repair: .recomputeDerived))
+                }
+            }
+        }
         return problems
     }
 
@@ -615,6 +637,11 @@ extension Catalog {
                         """)
             }
         case .recomputeDerived:
+            if !isOnPostgreSQL {
+                for table in model.derivedCountTables {
+                    for statement in table.recountSQL { try db.execute(sql: statement) }
+                }
+            }
             for statement in model.recomputeDerivedSQL { try db.execute(sql: statement) }
         }
         return true

@@ -213,6 +213,7 @@ extension ObjectModel {
                     name: "\(table.name)_\(table.otherColumn)", columns: [table.otherColumn], table: table.name
                 ).createSQL)
         }
+        statements += derivedCountTables.map(\.createSQL)
         statements += triggers.map(\.sql)
         return statements
     }
@@ -312,6 +313,53 @@ extension ObjectModel {
         var sql: String
     }
 
+    /// A table of kept counts (``ObjectModel/derivedCountTables``): one
+    /// row for each object the relationship's rows refer to, none for an
+    /// object with no such row.
+    struct DerivedCountTable: Sendable {
+        var name: String
+        /// The link column of the relationship's rows, and the key here.
+        var keyColumn: String
+        var keyType: String
+        /// The table of the relationship's rows (`wear`).
+        var source: String
+
+        var createSQL: String {
+            "CREATE TABLE \"\(name)\" (\"\(keyColumn)\" \(keyType) PRIMARY KEY NOT NULL, \"count\" INTEGER NOT NULL) WITHOUT ROWID"
+        }
+
+        /// Counts every row again (a new store, `check --repair`, an undo
+        /// that set tables aside or put them back).
+        var recountSQL: [String] {
+            [
+                "DELETE FROM \"\(name)\"",
+                "INSERT INTO \"\(name)\" (\"\(keyColumn)\", \"count\") SELECT \"\(keyColumn)\", count(*) "
+                    + "FROM \"\(source)\" GROUP BY \"\(keyColumn)\"",
+            ]
+        }
+
+        /// For `check`: the keys whose kept count is not the number of
+        /// rows, with both (0 for none).
+        var mismatchSQL: String {
+            """
+            SELECT key, sum(kept), sum(counted) FROM (\
+            SELECT "\(keyColumn)" AS key, "count" AS kept, 0 AS counted FROM "\(name)" \
+            UNION ALL SELECT "\(keyColumn)", 0, count(*) FROM "\(source)" GROUP BY "\(keyColumn)") \
+            GROUP BY key HAVING sum(kept) IS NOT sum(counted) OR min(kept) < 0 ORDER BY key
+            """
+        }
+
+        func incrementSQL(_ key: String) -> String {
+            "INSERT INTO \"\(name)\" (\"\(keyColumn)\", \"count\") VALUES (\(key), 1) "
+                + "ON CONFLICT (\"\(keyColumn)\") DO UPDATE SET \"count\" = \"count\" + 1;"
+        }
+
+        func decrementSQL(_ key: String) -> String {
+            "UPDATE \"\(name)\" SET \"count\" = \"count\" - 1 WHERE \"\(keyColumn)\" = \(key); "
+                + "DELETE FROM \"\(name)\" WHERE \"\(keyColumn)\" = \(key) AND \"count\" <= 0;"
+        }
+    }
+
     private typealias Derivations = (
         entity: EntityDescription, relationship: RelationshipDescription, link: LinkColumn,
         destination: EntityDescription, attributes: [AttributeDescription]
@@ -335,10 +383,13 @@ extension ObjectModel {
     }
 
     /// `UPDATE` of the derived attributes of the object whose primary key
-    /// is `key` (an SQL expression), from its baselines and relationship.
+    /// is `key` (an SQL expression), from its baselines and relationship:
+    /// a count from `counts` (the kept count, ``DerivedCountTable``) or,
+    /// without it, by counting the relationship's rows.
     private static func recompute(
         _ entity: EntityDescription, _ link: LinkColumn, _ destination: EntityDescription,
-        _ attributes: [AttributeDescription], key: String, subqueryAlias: String = ""
+        _ attributes: [AttributeDescription], key: String, subqueryAlias: String = "",
+        counts: DerivedCountTable? = nil
     ) -> String {
         let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
         let assignments = attributes.map { attribute -> String in
@@ -349,11 +400,45 @@ extension ObjectModel {
                     + "(SELECT \"\(attribute.baselineColumnName)\" AS value UNION ALL SELECT \"\(name)\" \(source))"
                     + "\(subqueryAlias))"
             default:
-                return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
+                guard let counts else {
+                    return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + (SELECT count(*) \(source))"
+                }
+                return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + "
+                    + "coalesce((SELECT \"count\" FROM \"\(counts.name)\" WHERE \"\(counts.keyColumn)\" = \(key)), 0)"
             }
         }
         return "UPDATE \"\(entity.tableName)\" SET " + assignments.joined(separator: ", ")
             + " WHERE \"\(entity.primaryKeyColumn)\" = \(key);"
+    }
+
+    /// The tables that keep, for each object, how many objects a
+    /// relationship with a counted derived attribute holds
+    /// (``Derivation/count(of:)``): `bowtie_wears_count`, the wears of
+    /// each tie that has any.
+    ///
+    /// The triggers add 1 and take 1 as rows of the relationship come and
+    /// go, so that a wear costs the same whatever the tie's history;
+    /// counting the history at every wear read all of it, and inserting
+    /// many wears of one tie cost the square of their number (5,000 in
+    /// 1.7 s, 20,000 in 28.1 s: bench/results/serve.md, session 16). The
+    /// count is not an attribute: no undo image holds it, so the order in
+    /// which an undo puts rows back cannot count a wear twice (the
+    /// objects' rows are restored from their images, the relationship's
+    /// rows change the count), and a derived value is always its baseline
+    /// plus the count when a trigger writes it. `bowties check` compares
+    /// it with the relationship's rows, and `--repair` counts again.
+    var derivedCountTables: [DerivedCountTable] {
+        derivations.compactMap { entity, relationship, link, destination, attributes in
+            guard
+                attributes.contains(where: {
+                    if case .count? = $0.derivation { return true }
+                    return false
+                })
+            else { return nil }
+            return DerivedCountTable(
+                name: "\(entity.tableName)_\(relationship.name)_count", keyColumn: link.name, keyType: link.sqlType,
+                source: destination.tableName)
+        }
     }
 
     /// The triggers that keep each derived attribute equal to its
@@ -362,10 +447,32 @@ extension ObjectModel {
     /// after a baseline changes.
     var triggers: [Trigger] {
         derivations.flatMap { entity, relationship, link, destination, attributes -> [Trigger] in
-            func recompute(_ key: String) -> String {
-                Self.recompute(entity, link, destination, attributes, key: key)
-            }
             let prefix = "\(entity.tableName)_\(relationship.name)"
+            let counts = derivedCountTables.first { $0.name == prefix + "_count" }
+            func recompute(_ key: String) -> String {
+                Self.recompute(entity, link, destination, attributes, key: key, counts: counts)
+            }
+            // A wear added: its tie's count plus one, and the later of its
+            // last date and the wear's (no read of the history). The other
+            // changes count again what they need from the kept count.
+            func added(_ key: String) -> String {
+                let assignments = attributes.map { attribute -> String in
+                    switch attribute.derivation {
+                    case .latest(_, let name)?:
+                        let column = "\"\(attribute.columnName)\""
+                        return "\(column) = CASE WHEN \(column) IS NULL OR NEW.\"\(name)\" > \(column) "
+                            + "THEN NEW.\"\(name)\" ELSE \(column) END"
+                    default:
+                        return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + "
+                            + "coalesce((SELECT \"count\" FROM \"\(counts?.name ?? "")\" WHERE \"\(link.name)\" = \(key)), 0)"
+                    }
+                }
+                return "UPDATE \"\(entity.tableName)\" SET " + assignments.joined(separator: ", ")
+                    + " WHERE \"\(entity.primaryKeyColumn)\" = \(key);"
+            }
+            let update = counts.map { "\($0.incrementSQL("NEW.\"\(link.name)\"")) " } ?? ""
+            let decrementOld = counts.map { "\($0.decrementSQL("OLD.\"\(link.name)\"")) " } ?? ""
+            let insertBody = counts == nil ? recompute("NEW.\"\(link.name)\"") : added("NEW.\"\(link.name)\"")
             let watched =
                 ([link.name]
                 + attributes.compactMap {
@@ -378,15 +485,16 @@ extension ObjectModel {
                 Trigger(
                     name: prefix + "_insert",
                     sql: "CREATE TRIGGER \"\(prefix)_insert\" AFTER INSERT ON \(table) "
-                        + "BEGIN \(recompute("NEW.\"\(link.name)\"")) END"),
+                        + "BEGIN \(update)\(insertBody) END"),
                 Trigger(
                     name: prefix + "_delete",
                     sql: "CREATE TRIGGER \"\(prefix)_delete\" AFTER DELETE ON \(table) "
-                        + "BEGIN \(recompute("OLD.\"\(link.name)\"")) END"),
+                        + "BEGIN \(decrementOld)\(recompute("OLD.\"\(link.name)\"")) END"),
                 Trigger(
                     name: prefix + "_update",
                     sql: "CREATE TRIGGER \"\(prefix)_update\" AFTER UPDATE OF \(watched) ON \(table) "
-                        + "BEGIN \(recompute("OLD.\"\(link.name)\"")) \(recompute("NEW.\"\(link.name)\"")) END"),
+                        + "BEGIN \(decrementOld)\(update)"
+                        + "\(recompute("OLD.\"\(link.name)\"")) \(recompute("NEW.\"\(link.name)\"")) END"),
                 Trigger(
                     name: prefix + "_baseline",
                     sql: "CREATE TRIGGER \"\(prefix)_baseline\" AFTER UPDATE OF \(baselines) "
@@ -474,7 +582,9 @@ extension ObjectModel {
             try db.execute(sql: SQLiteStore.blobTableSQL)
             for statement in creationSQL + Self.undoInfrastructureSQL + undoSQL { try db.execute(sql: statement) }
             return (
-                try (tableNames + undoTableNames).compactMap { try TableSchema.read($0, db) },
+                try (tableNames + derivedCountTables.map(\.name) + undoTableNames).compactMap {
+                    try TableSchema.read($0, db)
+                },
                 try Self.triggers(db)
             )
         }

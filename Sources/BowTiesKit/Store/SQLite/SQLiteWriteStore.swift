@@ -59,19 +59,20 @@ final class SQLiteWriteStore: SQLiteDirectStore {
     /// The page cache of a point write, in KiB (64 pages of 4 KiB):
     /// SQLite's default is 2,000 KiB.
     ///
-    /// A wear's triggers count the tie's wears and find the latest
-    /// (`bowtie_wears_insert`), reading every page of its history: about
-    /// 240 blocks of a page and its header a wear, on average, in a run
-    /// that wore one tie 16,838 times. With the default cache each of
-    /// those pages was a block allocated for the wear and freed at its
-    /// end, one more every few wears, so the memory a wear needed grew
-    /// with the tie's history, and `bowties serve`'s grew with it and
-    /// never leveled off (bench/results/serve.md, sessions 10 to 16;
-    /// memory in use between wears stayed flat, which hid it). A point
-    /// write changes a few dozen pages (the tie, its wear, their indexes,
-    /// the undo log's rows); the history's pages are read once each and
-    /// need no room in the cache, so 64 pages bound what a wear holds,
-    /// whatever the history.
+    /// Before schema v6 a wear's triggers counted the tie's wears and
+    /// found the latest, reading every page of its history: about 240
+    /// blocks of a page and its header a wear, on average, in a run that
+    /// wore one tie 16,838 times. With the default cache each of those
+    /// pages was a block allocated for the wear and freed at its end, one
+    /// more every few wears, so the memory a wear needed grew with the
+    /// tie's history, and `bowties serve`'s grew with it and never leveled
+    /// off (bench/results/serve.md, sessions 10 to 16; memory in use
+    /// between wears stayed flat, which hid it). A wear no longer reads
+    /// the history (`bowtie_wears_count`), but an `unwear` still finds the
+    /// latest date among the rest. A point write changes a few dozen
+    /// pages (the tie, its wear, their indexes, the undo log's rows); what
+    /// it reads once needs no room in the cache, so 64 pages bound what
+    /// any point write holds, whatever the catalog.
     static let pageCacheKiB = 256
 
     private init(
