@@ -15,6 +15,8 @@ extension BowTies {
                 - the schema: created, complete, and not from a newer bowties;
                 - every bow tie, against the same rules every save checks \
                 (rating \(Output.ratingScale), a name, a valid URL, ...);
+                - every bow tie's times worn and last worn, against its wear history \
+                (and the count of wears the catalog keeps for each tie);
                 - every photo: its bytes re-read and compared with their SHA-256, \
                 whether inside the catalog or in a file of the photo folder \
                 (.<store name>_SUPPORT/_EXTERNAL_DATA beside the catalog);
@@ -28,7 +30,8 @@ extension BowTies {
                 --repair first prints what it found and what it will do, then does it in \
                 one transaction, under the write lock: it removes unused files and photos, \
                 sets the photo of bow ties whose photo is missing or damaged to none, \
-                corrects recorded photo sizes, and creates or upgrades the schema. It never \
+                corrects recorded photo sizes, computes times worn and last worn again from \
+                the history, and creates or upgrades the schema. It never \
                 deletes a bow tie. Invalid bow ties, SQLite damage and catalogs from a newer \
                 bowties are reported but left to you. It then checks again. The repairs \
                 that change bow ties (a photo set to none) are one action that `bowties undo` \
