@@ -385,15 +385,21 @@ extension ObjectModel {
     /// `UPDATE` of the derived attributes of the object whose primary key
     /// is `key` (an SQL expression), from its baselines and relationship:
     /// a count from `counts` (the kept count, ``DerivedCountTable``) or,
-    /// without it, by counting the relationship's rows.
+    /// without it, by counting the relationship's rows. With `added`
+    /// (`NEW`, in a trigger after an insert), a latest value is the later
+    /// of the stored one and the added row's, with no read of the others.
     private static func recompute(
         _ entity: EntityDescription, _ link: LinkColumn, _ destination: EntityDescription,
         _ attributes: [AttributeDescription], key: String, subqueryAlias: String = "",
-        counts: DerivedCountTable? = nil
+        counts: DerivedCountTable? = nil, added: String? = nil
     ) -> String {
         let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
         let assignments = attributes.map { attribute -> String in
             switch attribute.derivation {
+            case .latest(_, let name)? where added != nil:
+                let column = "\"\(attribute.columnName)\""
+                let value = "\(added ?? "NEW").\"\(name)\""
+                return "\(column) = CASE WHEN \(column) IS NULL OR \(value) > \(column) THEN \(value) ELSE \(column) END"
             case .latest(_, let name)?:
                 // max() of one column skips NULLs: no baseline, no wears.
                 return "\"\(attribute.columnName)\" = (SELECT max(value) FROM "
@@ -452,27 +458,12 @@ extension ObjectModel {
             func recompute(_ key: String) -> String {
                 Self.recompute(entity, link, destination, attributes, key: key, counts: counts)
             }
-            // A wear added: its tie's count plus one, and the later of its
-            // last date and the wear's (no read of the history). The other
-            // changes count again what they need from the kept count.
-            func added(_ key: String) -> String {
-                let assignments = attributes.map { attribute -> String in
-                    switch attribute.derivation {
-                    case .latest(_, let name)?:
-                        let column = "\"\(attribute.columnName)\""
-                        return "\(column) = CASE WHEN \(column) IS NULL OR NEW.\"\(name)\" > \(column) "
-                            + "THEN NEW.\"\(name)\" ELSE \(column) END"
-                    default:
-                        return "\"\(attribute.columnName)\" = \"\(attribute.baselineColumnName)\" + "
-                            + "coalesce((SELECT \"count\" FROM \"\(counts?.name ?? "")\" WHERE \"\(link.name)\" = \(key)), 0)"
-                    }
-                }
-                return "UPDATE \"\(entity.tableName)\" SET " + assignments.joined(separator: ", ")
-                    + " WHERE \"\(entity.primaryKeyColumn)\" = \(key);"
-            }
             let update = counts.map { "\($0.incrementSQL("NEW.\"\(link.name)\"")) " } ?? ""
             let decrementOld = counts.map { "\($0.decrementSQL("OLD.\"\(link.name)\"")) " } ?? ""
-            let insertBody = counts == nil ? recompute("NEW.\"\(link.name)\"") : added("NEW.\"\(link.name)\"")
+            // A wear added: the count as kept (one more), and the later of
+            // the last date and the wear's, without reading the history.
+            let insertBody = Self.recompute(
+                entity, link, destination, attributes, key: "NEW.\"\(link.name)\"", counts: counts, added: "NEW")
             let watched =
                 ([link.name]
                 + attributes.compactMap {
