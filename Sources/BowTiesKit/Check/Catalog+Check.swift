@@ -248,7 +248,8 @@ extension Catalog {
         // older store read as it is has none).
         if !isOnPostgreSQL && store.olderSchema == nil {
             for table in model.derivedCountTables {
-                let rows = try StoreRow.fetchAll(db, sql: table.mismatchSQL + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
+                let rows = try StoreRow.fetchAll(
+                    db, sql: table.mismatchSQL + " LIMIT \(StoreProblem.maximumRecordsListed + 1)")
                 for row in rows.prefix(StoreProblem.maximumRecordsListed) {
                     let key = String.fromStoreValue(row[0]) ?? "\(row[0] as StoreValue)"
                     problems.append(
@@ -638,9 +639,7 @@ extension Catalog {
             }
         case .recomputeDerived:
             if !isOnPostgreSQL {
-                for table in model.derivedCountTables {
-                    for statement in table.recountSQL { try db.execute(sql: statement) }
-                }
+                for statement in model.recountDerivedSQL { try db.execute(sql: statement) }
             }
             for statement in model.recomputeDerivedSQL { try db.execute(sql: statement) }
         }

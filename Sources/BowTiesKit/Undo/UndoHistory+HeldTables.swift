@@ -173,9 +173,7 @@ extension UndoHistory {
         }
         // The rows went by a rename, past the triggers that count: the
         // tables are empty now, and so are the counts.
-        for table in model.derivedCountTables {
-            for statement in table.recountSQL { try db.execute(sql: statement) }
-        }
+        for statement in model.recountDerivedSQL { try db.execute(sql: statement) }
         for (table, name) in held {
             for column in model.blobColumns where column.table == table {
                 try db.execute(
@@ -250,9 +248,7 @@ extension UndoHistory {
         }
         for object in objects where object.type == "trigger" { try db.execute(sql: object.sql) }
         // The rows came back by a rename, past the triggers that count.
-        for table in model.derivedCountTables {
-            for statement in table.recountSQL { try db.execute(sql: statement) }
-        }
+        for statement in model.recountDerivedSQL { try db.execute(sql: statement) }
         var counts: [String: Int64] = [:]
         for table in held {
             try db.execute(

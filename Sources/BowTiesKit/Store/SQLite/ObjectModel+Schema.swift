@@ -396,11 +396,13 @@ extension ObjectModel {
         let source = "FROM \"\(destination.tableName)\" WHERE \"\(link.name)\" = \(key)"
         let assignments = attributes.map { attribute -> String in
             switch attribute.derivation {
-            case .latest(_, let name)? where added != nil:
-                let column = "\"\(attribute.columnName)\""
-                let value = "\(added ?? "NEW").\"\(name)\""
-                return "\(column) = CASE WHEN \(column) IS NULL OR \(value) > \(column) THEN \(value) ELSE \(column) END"
             case .latest(_, let name)?:
+                if let added {
+                    let column = "\"\(attribute.columnName)\""
+                    let value = "\(added).\"\(name)\""
+                    return "\(column) = CASE WHEN \(column) IS NULL OR \(value) > \(column) "
+                        + "THEN \(value) ELSE \(column) END"
+                }
                 // max() of one column skips NULLs: no baseline, no wears.
                 return "\"\(attribute.columnName)\" = (SELECT max(value) FROM "
                     + "(SELECT \"\(attribute.baselineColumnName)\" AS value UNION ALL SELECT \"\(name)\" \(source))"
@@ -434,17 +436,24 @@ extension ObjectModel {
     /// plus the count when a trigger writes it. `bowties check` compares
     /// it with the relationship's rows, and `--repair` counts again.
     var derivedCountTables: [DerivedCountTable] {
-        derivations.compactMap { entity, relationship, link, destination, attributes in
-            guard
-                attributes.contains(where: {
-                    if case .count? = $0.derivation { return true }
-                    return false
-                })
-            else { return nil }
-            return DerivedCountTable(
-                name: "\(entity.tableName)_\(relationship.name)_count", keyColumn: link.name, keyType: link.sqlType,
-                source: destination.tableName)
+        derivations.compactMap(Self.countTable)
+    }
+
+    /// The statements that count every kept count again
+    /// (``DerivedCountTable/recountSQL``, for each table).
+    var recountDerivedSQL: [String] { derivedCountTables.flatMap(\.recountSQL) }
+
+    /// The table of kept counts of one group of derived attributes, when
+    /// the group has a count.
+    private static func countTable(_ group: Derivations) -> DerivedCountTable? {
+        let counts = group.attributes.contains {
+            if case .count? = $0.derivation { return true }
+            return false
         }
+        guard counts else { return nil }
+        return DerivedCountTable(
+            name: "\(group.entity.tableName)_\(group.relationship.name)_count", keyColumn: group.link.name,
+            keyType: group.link.sqlType, source: group.destination.tableName)
     }
 
     /// The triggers that keep each derived attribute equal to its
@@ -452,9 +461,10 @@ extension ObjectModel {
     /// relationship's destination is inserted, deleted or moved, and
     /// after a baseline changes.
     var triggers: [Trigger] {
-        derivations.flatMap { entity, relationship, link, destination, attributes -> [Trigger] in
+        derivations.flatMap { group -> [Trigger] in
+            let (entity, relationship, link, destination, attributes) = group
             let prefix = "\(entity.tableName)_\(relationship.name)"
-            let counts = derivedCountTables.first { $0.name == prefix + "_count" }
+            let counts = Self.countTable(group)
             func recompute(_ key: String) -> String {
                 Self.recompute(entity, link, destination, attributes, key: key, counts: counts)
             }
